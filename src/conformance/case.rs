@@ -1,0 +1,245 @@
+//! The serde types of a corpus case.
+//!
+//! Field names here are the JSON keys, so renaming one is a format change:
+//! update `conformance/README.md` with it.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::movement::{Facing, Pattern};
+
+/// One corpus file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseFile {
+    /// Optional pointer to the JSON Schema, for editors.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    pub cases: Vec<Case>,
+}
+
+/// One conformance case.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// A readable slug, unique across the corpus, such as
+    /// `klein/corner-gold-diagonal`.
+    pub id: String,
+    /// One sentence saying what the case shows.
+    pub title: String,
+    /// Spec clauses the case pins, e.g. `GEO-3.2`.
+    pub clauses: Vec<String>,
+    /// Where the expected answer comes from.
+    pub provenance: Provenance,
+    /// The question and its expected answer.
+    pub check: Check,
+}
+
+/// Where a case's expected answer comes from.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Provenance {
+    /// A worked example in a rules source document.
+    Seed {
+        /// The document, e.g. `seeds/000 (surface shogi v0.2)`.
+        source: String,
+        /// The section holding the example.
+        section: String,
+    },
+    /// A published figure.
+    Published { source: String },
+    /// Worked by hand; the reasoning is written down.
+    Derived { reasoning: String },
+    /// Agreement with another named engine.
+    CrossCheck { engine: String },
+    /// This engine's output, reviewed by a person.
+    Reference { reviewed: String },
+}
+
+impl Provenance {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Provenance::Seed { .. } => "seed",
+            Provenance::Published { .. } => "published",
+            Provenance::Derived { .. } => "derived",
+            Provenance::CrossCheck { .. } => "cross-check",
+            Provenance::Reference { .. } => "reference",
+        }
+    }
+}
+
+/// A route's end, as printed by `seams rays` and expected by cases.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(deny_unknown_fields)]
+pub struct Arrival {
+    pub cell: String,
+    /// `identity`, `flip-v`, `flip-h` or `half-turn`.
+    pub transport: String,
+    /// The facing after the route, when the question gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<Facing>,
+}
+
+/// Expected mesh invariants; only the fields present are compared.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct InvariantsExpect {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faces: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edges: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub euler: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orientable: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary_components: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary_edges: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_circles: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_intervals: Option<usize>,
+    /// Circle links by corner count, keys as strings: `{"4": 158, "8": 2}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub circle_corners: Option<BTreeMap<String, usize>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cone_points: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternating_colouring: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surface: Option<String>,
+}
+
+/// One north orbit ("file") of a board.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct OrbitExpect {
+    pub first: String,
+    pub cells: usize,
+    pub closed: bool,
+    /// The file letters it visits, e.g. `"a"`.
+    pub files: String,
+    pub charts: Vec<String>,
+}
+
+/// A question about the rules and its expected answer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Check {
+    /// The surface invariants of a board (subset comparison).
+    Invariants {
+        board: String,
+        expect: InvariantsExpect,
+    },
+    /// Follow unit steps (`N`, `NE`, …) one after another, each transported
+    /// by the crossings before it. `expect: null` means some step does not
+    /// exist (a boundary or a forbidden diagonal).
+    Walk {
+        board: String,
+        from: String,
+        steps: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facing: Option<Facing>,
+        expect: Option<Arrival>,
+    },
+    /// The exact set of (cell, transport) a geometric pattern reaches from a
+    /// cell, with the listed cells occupied (the occupied cell itself is
+    /// reached; nothing beyond it).
+    Reach {
+        board: String,
+        from: String,
+        pattern: Pattern,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facing: Option<Facing>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        occupied: Vec<String>,
+        expect: Vec<Arrival>,
+    },
+    /// The exact set of diagonals the two-order rule forbids, as `cell DIR`.
+    ForbiddenDiagonals { board: String, expect: Vec<String> },
+    /// How many departure cells give each number of bishop destinations on
+    /// the empty board, keys as strings: `{"31": 144, "16": 18}`.
+    BishopReach {
+        board: String,
+        expect: BTreeMap<String, usize>,
+    },
+    /// Component sizes of diagonal moves on the empty board, largest first.
+    DiagonalComponents { board: String, expect: Vec<usize> },
+    /// Every north orbit of the board, in order of first cell.
+    FileOrbits {
+        board: String,
+        expect: Vec<OrbitExpect>,
+    },
+}
+
+impl Check {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Check::Invariants { .. } => "invariants",
+            Check::Walk { .. } => "walk",
+            Check::Reach { .. } => "reach",
+            Check::ForbiddenDiagonals { .. } => "forbidden-diagonals",
+            Check::BishopReach { .. } => "bishop-reach",
+            Check::DiagonalComponents { .. } => "diagonal-components",
+            Check::FileOrbits { .. } => "file-orbits",
+        }
+    }
+
+    /// The board a geometry question is about.
+    pub fn board(&self) -> &str {
+        match self {
+            Check::Invariants { board, .. }
+            | Check::Walk { board, .. }
+            | Check::Reach { board, .. }
+            | Check::ForbiddenDiagonals { board, .. }
+            | Check::BishopReach { board, .. }
+            | Check::DiagonalComponents { board, .. }
+            | Check::FileOrbits { board, .. } => board,
+        }
+    }
+}
+
+impl Case {
+    /// Rules the JSON shape cannot express.
+    pub fn validate(&self) -> Result<(), String> {
+        let id_ok = !self.id.is_empty()
+            && self.id.split('/').all(|part| {
+                !part.is_empty()
+                    && part
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            });
+        if !id_ok {
+            return Err(
+                "an id is lowercase slug parts joined by '/', such as 'klein/corner-diagonal'"
+                    .into(),
+            );
+        }
+        if self.title.trim().is_empty() {
+            return Err("the title is empty".into());
+        }
+        if self.clauses.is_empty() {
+            return Err("a case cites at least one clause".into());
+        }
+        let empty = match &self.provenance {
+            Provenance::Seed { source, section } => {
+                source.trim().is_empty() || section.trim().is_empty()
+            }
+            Provenance::Published { source } => source.trim().is_empty(),
+            Provenance::Derived { reasoning } => reasoning.trim().is_empty(),
+            Provenance::CrossCheck { engine } => engine.trim().is_empty(),
+            Provenance::Reference { reviewed } => reviewed.trim().is_empty(),
+        };
+        if empty {
+            return Err(format!(
+                "a '{}' provenance must say its source, reasoning or reviewer",
+                self.provenance.kind()
+            ));
+        }
+        Ok(())
+    }
+}

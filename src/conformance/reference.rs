@@ -1,0 +1,223 @@
+//! Answers corpus questions with the reference implementation and compares.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::case::{Arrival, Case, Check, InvariantsExpect, OrbitExpect};
+use crate::geometry::Geometry;
+use crate::movement::{Facing, Landing};
+use crate::spec::Library;
+use crate::topology::{CellId, Dir, mesh};
+
+/// The result of checking one case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    /// The answer differs; both sides are pretty JSON, plus what differs.
+    Fail {
+        expected: String,
+        actual: String,
+        detail: String,
+    },
+    /// The case itself cannot be asked (unknown board, bad coordinate, …).
+    Error(String),
+}
+
+/// Checks one case against the reference implementation.
+pub fn run(case: &Case, lib: &Library) -> Outcome {
+    match answer(&case.check, lib) {
+        Ok(o) => o,
+        Err(e) => Outcome::Error(e),
+    }
+}
+
+fn pretty<T: Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("<unprintable: {e}>"))
+}
+
+fn compare<T: Serialize + PartialEq>(expected: &T, actual: &T, detail: String) -> Outcome {
+    if expected == actual {
+        Outcome::Pass
+    } else {
+        Outcome::Fail {
+            expected: pretty(expected),
+            actual: pretty(actual),
+            detail,
+        }
+    }
+}
+
+/// Compares two sets and names what is missing and what is extra.
+fn compare_sets<T: Serialize + Ord + Clone>(expected: &[T], actual: &[T]) -> Outcome {
+    let e: BTreeSet<T> = expected.iter().cloned().collect();
+    let a: BTreeSet<T> = actual.iter().cloned().collect();
+    if e == a {
+        return Outcome::Pass;
+    }
+    let missing: Vec<&T> = e.difference(&a).collect();
+    let extra: Vec<&T> = a.difference(&e).collect();
+    Outcome::Fail {
+        expected: pretty(&e),
+        actual: pretty(&a),
+        detail: format!(
+            "missing {}; extra {}",
+            serde_json::to_string(&missing).unwrap_or_default(),
+            serde_json::to_string(&extra).unwrap_or_default()
+        ),
+    }
+}
+
+fn cell(geo: &Geometry, text: &str) -> Result<CellId, String> {
+    geo.board().parse_cell(text).map_err(|e| e.to_string())
+}
+
+fn arrival(geo: &Geometry, l: Landing, facing: Option<Facing>) -> Arrival {
+    Arrival {
+        cell: geo.board().cell_name(l.cell),
+        transport: l.transport.name().to_string(),
+        facing: facing.map(|f| f.transported(l.transport)),
+    }
+}
+
+fn answer(check: &Check, lib: &Library) -> Result<Outcome, String> {
+    let geo = lib.geometry(check.board()).map_err(|e| e.to_string())?;
+    let board = geo.board();
+    Ok(match check {
+        Check::Invariants { expect, .. } => {
+            let inv = mesh::invariants(board);
+            let full = InvariantsExpect {
+                faces: Some(inv.faces),
+                edges: Some(inv.edges),
+                vertices: Some(inv.vertices),
+                euler: Some(inv.euler),
+                orientable: Some(inv.orientable),
+                boundary_components: Some(inv.boundary_components),
+                boundary_edges: Some(inv.boundary_edges),
+                link_circles: Some(inv.link_circles),
+                link_intervals: Some(inv.link_intervals),
+                circle_corners: Some(
+                    inv.circle_corners
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), *v))
+                        .collect(),
+                ),
+                cone_points: Some(inv.cone_points),
+                alternating_colouring: Some(inv.alternating_colouring),
+                surface: Some(inv.surface.clone()),
+            };
+            // Keep only the fields the case asks about.
+            let actual = restrict(expect, &full);
+            compare(expect, &actual, "invariants differ".into())
+        }
+        Check::Walk {
+            from,
+            steps,
+            facing,
+            expect,
+            ..
+        } => {
+            let start = cell(geo, from)?;
+            let dirs = steps
+                .iter()
+                .map(|s| Dir::parse(s).ok_or_else(|| format!("'{s}' is not a direction")))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut here = Landing {
+                cell: start,
+                transport: crate::topology::Transport::IDENTITY,
+            };
+            let mut alive = true;
+            for d in dirs {
+                match geo.step(here.cell, here.transport.apply(d)) {
+                    Some(s) => {
+                        here = Landing {
+                            cell: s.to,
+                            transport: here.transport.then(s.transport),
+                        }
+                    }
+                    None => {
+                        alive = false;
+                        break;
+                    }
+                }
+            }
+            let actual = alive.then(|| arrival(geo, here, *facing));
+            compare(expect, &actual, "the walk ends elsewhere".into())
+        }
+        Check::Reach {
+            from,
+            pattern,
+            facing,
+            occupied,
+            expect,
+            ..
+        } => {
+            let start = cell(geo, from)?;
+            let blocked: BTreeSet<CellId> = occupied
+                .iter()
+                .map(|c| cell(geo, c))
+                .collect::<Result<_, _>>()?;
+            let actual: Vec<Arrival> = pattern
+                .reach(geo, start, &|c| blocked.contains(&c))
+                .into_iter()
+                .map(|l| arrival(geo, l, *facing))
+                .collect();
+            compare_sets(expect, &actual)
+        }
+        Check::ForbiddenDiagonals { expect, .. } => {
+            let actual = geo.move_facts().forbidden_diagonals;
+            compare_sets(expect, &actual)
+        }
+        Check::BishopReach { expect, .. } => {
+            let actual: BTreeMap<String, usize> = geo
+                .move_facts()
+                .bishop_reach
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect();
+            compare(expect, &actual, "bishop reach histogram differs".into())
+        }
+        Check::DiagonalComponents { expect, .. } => compare(
+            expect,
+            &geo.diagonal_components(),
+            "diagonal components differ".into(),
+        ),
+        Check::FileOrbits { expect, .. } => {
+            let actual: Vec<OrbitExpect> = geo
+                .move_facts()
+                .file_orbits
+                .into_iter()
+                .map(|o| OrbitExpect {
+                    first: o.first,
+                    cells: o.cells,
+                    closed: o.closed,
+                    files: o.files,
+                    charts: o.charts,
+                })
+                .collect();
+            compare(expect, &actual, "file orbits differ".into())
+        }
+    })
+}
+
+/// Copies from `full` exactly the fields that are present in `wanted`.
+fn restrict(wanted: &InvariantsExpect, full: &InvariantsExpect) -> InvariantsExpect {
+    fn pick<T: Clone>(w: &Option<T>, f: &Option<T>) -> Option<T> {
+        w.as_ref().and(f.clone())
+    }
+    InvariantsExpect {
+        faces: pick(&wanted.faces, &full.faces),
+        edges: pick(&wanted.edges, &full.edges),
+        vertices: pick(&wanted.vertices, &full.vertices),
+        euler: pick(&wanted.euler, &full.euler),
+        orientable: pick(&wanted.orientable, &full.orientable),
+        boundary_components: pick(&wanted.boundary_components, &full.boundary_components),
+        boundary_edges: pick(&wanted.boundary_edges, &full.boundary_edges),
+        link_circles: pick(&wanted.link_circles, &full.link_circles),
+        link_intervals: pick(&wanted.link_intervals, &full.link_intervals),
+        circle_corners: pick(&wanted.circle_corners, &full.circle_corners),
+        cone_points: pick(&wanted.cone_points, &full.cone_points),
+        alternating_colouring: pick(&wanted.alternating_colouring, &full.alternating_colouring),
+        surface: pick(&wanted.surface, &full.surface),
+    }
+}

@@ -1,0 +1,14 @@
+//! seams: the reference implementation and conformance suite for chess and
+//! shogi on boards that are not flat planes.
+//!
+//! Layers, from the bottom: [`topology`] (boards as glued square complexes,
+//! loaded from `spec/boards/`), [`geometry`] (diagonal and knight step tables
+//! derived once per board), [`movement`] (facing, rays, leaps), and
+//! [`conformance`] (the corpus case format and its reference checker).
+//! [`spec`] embeds the rules data. See ARCHITECTURE.md for the codemap.
+
+pub mod conformance;
+pub mod geometry;
+pub mod movement;
+pub mod spec;
+pub mod topology;

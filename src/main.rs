@@ -1,0 +1,469 @@
+//! The `seams` command line.
+//!
+//! All error printing and exit codes live here, in one place: 0 success,
+//! 1 a check found a mismatch, 2 a usage or input error. The library returns
+//! typed errors; this binary wraps them with `anyhow` context.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+
+use seams::conformance::{Corpus, Outcome};
+use seams::geometry::Geometry;
+use seams::movement::{Facing, Pattern};
+use seams::spec::Library;
+use seams::topology::{CellId, mesh};
+
+/// Reference implementation and conformance suite for chess and shogi on
+/// boards that are not flat planes: Möbius strips, Klein bottles and a
+/// genus-two surface.
+///
+/// Boards are data files in spec/boards/; every number `seams geometry`
+/// prints is computed from their gluing.
+#[derive(Parser)]
+#[command(name = "seams", version, propagate_version = true)]
+struct Cli {
+    /// Load rules data from this spec folder instead of the built-in one
+    /// (for trying an edited copy).
+    #[arg(long, global = true, value_name = "DIR")]
+    spec: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the boards the spec defines.
+    Boards {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a board's surface invariants, all computed from its gluing:
+    /// V, E, F, χ, vertex links, boundary, orientability, cone points,
+    /// colouring, diagonal components, bishop reach and file orbits.
+    ///
+    /// Without a board name, every board is printed.
+    ///
+    /// Example: seams geometry genus2-9x9 --json
+    Geometry {
+        /// A board name from `seams boards`.
+        board: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List where a move shape lands from one cell on the empty board, with
+    /// the transport each route ends with.
+    ///
+    /// Routes to one cell that end with different transports are listed
+    /// separately: on a Möbius or Klein board they leave a piece with
+    /// different facings.
+    ///
+    /// Example: seams rays klein-9x18 --from i18 --pattern king --facing up
+    Rays {
+        /// A board name from `seams boards`.
+        board: String,
+        /// The departure cell, e.g. `e5` or `I:d4` on genus two.
+        #[arg(long)]
+        from: String,
+        /// orthogonal (rook rays), diagonal (bishop rays), knight (L,S,L
+        /// words) or king (one step each way).
+        #[arg(long)]
+        pattern: String,
+        /// Report the facing each route leaves a piece with: up or down.
+        #[arg(long)]
+        facing: Option<String>,
+        /// Cells to treat as occupied, comma-separated: rays stop on them.
+        #[arg(long, value_delimiter = ',')]
+        occupied: Vec<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check the conformance corpus against the reference implementation.
+    ///
+    /// Exit status 0 when every case passes, 1 when any fails.
+    Conform {
+        /// Read cases from this folder instead of the built-in corpus.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Only cases whose id contains this text.
+        #[arg(long = "case")]
+        filter: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout with success; usage
+            // errors go to stderr with our input-error status.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("seams: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn library(cli_spec: &Option<PathBuf>) -> Result<&'static Library> {
+    match cli_spec {
+        None => Ok(Library::builtin()),
+        Some(dir) => {
+            let lib = Library::from_dir(dir)
+                .with_context(|| format!("loading the spec folder {}", dir.display()))?;
+            Ok(Box::leak(Box::new(lib)))
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    let lib = library(&cli.spec)?;
+    match cli.command {
+        Command::Boards { json } => {
+            let rows: Vec<serde_json::Value> = lib
+                .board_names()
+                .map(|n| {
+                    let g = lib.geometry(n).expect("listed boards exist");
+                    serde_json::json!({
+                        "name": n,
+                        "title": g.board().title(),
+                        "cells": g.board().cell_count(),
+                        "file": lib.source(n),
+                    })
+                })
+                .collect();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                for r in rows {
+                    println!(
+                        "{:<14} {:>4} cells  {}",
+                        r["name"].as_str().unwrap_or_default(),
+                        r["cells"],
+                        r["title"].as_str().unwrap_or_default()
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Geometry { board, json } => {
+            let names: Vec<String> = match board {
+                Some(b) => {
+                    lib.geometry(&b)?;
+                    vec![b]
+                }
+                None => lib.board_names().map(String::from).collect(),
+            };
+            let mut reports = Vec::new();
+            for n in &names {
+                reports.push(geometry_report(lib.geometry(n)?));
+            }
+            if json {
+                let v = if reports.len() == 1 {
+                    reports.remove(0)
+                } else {
+                    serde_json::Value::Array(reports)
+                };
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                for (i, r) in reports.iter().enumerate() {
+                    if i > 0 {
+                        println!();
+                    }
+                    print!("{}", geometry_text(r));
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Rays {
+            board,
+            from,
+            pattern,
+            facing,
+            occupied,
+            json,
+        } => {
+            let geo = lib.geometry(&board)?;
+            let b = geo.board();
+            let start = b.parse_cell(&from)?;
+            let Some(pattern) = Pattern::parse(&pattern) else {
+                bail!("unknown pattern '{pattern}' (use orthogonal, diagonal, knight or king)");
+            };
+            let facing = match facing {
+                None => None,
+                Some(f) => Some(
+                    Facing::parse(&f)
+                        .with_context(|| format!("unknown facing '{f}' (use up or down)"))?,
+                ),
+            };
+            let blocked: Vec<CellId> = occupied
+                .iter()
+                .map(|c| b.parse_cell(c))
+                .collect::<Result<_, _>>()?;
+            let landings = pattern.reach(geo, start, &|c| blocked.contains(&c));
+            let rows: Vec<serde_json::Value> = landings
+                .iter()
+                .map(|l| {
+                    let mut v = serde_json::json!({
+                        "cell": b.cell_name(l.cell),
+                        "transport": l.transport.name(),
+                    });
+                    if let Some(f) = facing {
+                        v["facing"] = serde_json::json!(f.transported(l.transport));
+                    }
+                    v
+                })
+                .collect();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                for r in &rows {
+                    let mut line = format!(
+                        "{:<8} {}",
+                        r["cell"].as_str().unwrap_or_default(),
+                        r["transport"].as_str().unwrap_or_default()
+                    );
+                    if let Some(f) = r.get("facing").and_then(|f| f.as_str()) {
+                        line.push_str(&format!("  facing {f}"));
+                    }
+                    println!("{line}");
+                }
+                println!("{} destinations", rows.len());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Conform {
+            corpus,
+            filter,
+            json,
+        } => {
+            let corpus = match &corpus {
+                None => Corpus::builtin()?,
+                Some(dir) => Corpus::from_dir(dir)?,
+            };
+            let mut results = Vec::new();
+            for (file, case) in &corpus.cases {
+                if filter
+                    .as_ref()
+                    .is_some_and(|f| !case.id.contains(f.as_str()))
+                {
+                    continue;
+                }
+                let outcome = seams::conformance::run(case, lib);
+                results.push((file, case, outcome));
+            }
+            let failed = results
+                .iter()
+                .filter(|(_, _, o)| *o != Outcome::Pass)
+                .count();
+            if json {
+                let rows: Vec<serde_json::Value> = results
+                    .iter()
+                    .map(|(file, case, o)| {
+                        let (status, detail) = match o {
+                            Outcome::Pass => ("pass", serde_json::Value::Null),
+                            Outcome::Fail {
+                                expected,
+                                actual,
+                                detail,
+                            } => (
+                                "fail",
+                                serde_json::json!({"expected": expected, "actual": actual, "detail": detail}),
+                            ),
+                            Outcome::Error(e) => ("error", serde_json::json!(e)),
+                        };
+                        serde_json::json!({
+                            "id": case.id, "file": file, "status": status,
+                            "provenance": case.provenance.kind(), "detail": detail,
+                        })
+                    })
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                for (file, case, o) in &results {
+                    match o {
+                        Outcome::Pass => {}
+                        Outcome::Fail {
+                            expected,
+                            actual,
+                            detail,
+                        } => println!(
+                            "FAIL {} ({file}): {detail}\n  expected: {expected}\n  actual:   {actual}",
+                            case.id
+                        ),
+                        Outcome::Error(e) => println!("ERROR {} ({file}): {e}", case.id),
+                    }
+                }
+                println!("{} passed, {} failed", results.len() - failed, failed);
+            }
+            Ok(if failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+    }
+}
+
+fn geometry_report(geo: &Geometry) -> serde_json::Value {
+    let inv = mesh::invariants(geo.board());
+    let facts = geo.move_facts();
+    let mut v = serde_json::to_value(&inv).expect("invariants serialize");
+    v["board"] = serde_json::json!(geo.board().name());
+    v["title"] = serde_json::json!(geo.board().title());
+    v["cells"] = serde_json::json!(geo.board().cell_count());
+    v["forbidden_diagonals"] = serde_json::json!(facts.forbidden_diagonals);
+    v["diagonal_components"] = serde_json::json!(facts.diagonal_components);
+    v["bishop_reach"] = serde_json::json!(facts.bishop_reach);
+    v["file_orbits"] = serde_json::json!(facts.file_orbits);
+    v
+}
+
+fn geometry_text(r: &serde_json::Value) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let yes = |b: &serde_json::Value| {
+        if b.as_bool() == Some(true) {
+            "yes"
+        } else {
+            "no"
+        }
+    };
+    let _ = writeln!(
+        s,
+        "{} — {}",
+        r["board"].as_str().unwrap_or_default(),
+        r["title"].as_str().unwrap_or_default()
+    );
+    let row = |s: &mut String, k: &str, v: String| {
+        let _ = writeln!(s, "  {k:<22} {v}");
+    };
+    row(
+        &mut s,
+        "surface",
+        r["surface"].as_str().unwrap_or_default().to_string(),
+    );
+    row(&mut s, "faces F", r["faces"].to_string());
+    row(&mut s, "edges E", r["edges"].to_string());
+    row(&mut s, "vertices V", r["vertices"].to_string());
+    row(&mut s, "Euler characteristic", r["euler"].to_string());
+    row(&mut s, "orientable", yes(&r["orientable"]).into());
+    row(
+        &mut s,
+        "boundary",
+        format!(
+            "{} component(s), {} edges",
+            r["boundary_components"], r["boundary_edges"]
+        ),
+    );
+    let corners: Vec<String> = r["circle_corners"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| format!("{v} with {k} corners"))
+                .collect()
+        })
+        .unwrap_or_default();
+    row(
+        &mut s,
+        "vertex links",
+        format!(
+            "{} circles ({}), {} intervals",
+            r["link_circles"],
+            corners.join(", "),
+            r["link_intervals"]
+        ),
+    );
+    let cones: Vec<String> = r["cones"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|c| {
+                    let at: Vec<&str> = c["at"]
+                        .as_array()
+                        .map(|x| x.iter().filter_map(|y| y.as_str()).collect())
+                        .unwrap_or_default();
+                    format!("{} corners at {}", c["corners"], at.join(" "))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    row(
+        &mut s,
+        "cone points",
+        if cones.is_empty() {
+            "none".into()
+        } else {
+            format!("{}", r["cone_points"])
+        },
+    );
+    for c in cones {
+        let _ = writeln!(s, "  {:<22}   {c}", "");
+    }
+    row(
+        &mut s,
+        "alternating colouring",
+        yes(&r["alternating_colouring"]).into(),
+    );
+    let comps: Vec<String> = r["diagonal_components"]
+        .as_array()
+        .map(|a| a.iter().map(|x| x.to_string()).collect())
+        .unwrap_or_default();
+    row(&mut s, "diagonal components", comps.join(", "));
+    let mut reach: Vec<(u64, String)> = r["bishop_reach"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.parse().unwrap_or(0), format!("{k} cells from {v}")))
+                .collect()
+        })
+        .unwrap_or_default();
+    reach.sort_by(|a, b| b.0.cmp(&a.0));
+    let reach: Vec<String> = reach.into_iter().map(|(_, s)| s).collect();
+    row(&mut s, "bishop reach", reach.join(", "));
+    let forbidden: Vec<&str> = r["forbidden_diagonals"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
+        .unwrap_or_default();
+    row(
+        &mut s,
+        "forbidden diagonals",
+        if forbidden.is_empty() {
+            "none".into()
+        } else {
+            format!("{}: {}", forbidden.len(), forbidden.join(", "))
+        },
+    );
+    let orbits = r["file_orbits"].as_array().cloned().unwrap_or_default();
+    let mut summary: std::collections::BTreeMap<String, usize> = Default::default();
+    for o in &orbits {
+        let kind = if o["closed"].as_bool() == Some(true) {
+            "cycles"
+        } else {
+            "paths"
+        };
+        *summary
+            .entry(format!("{kind} of {}", o["cells"]))
+            .or_default() += 1;
+    }
+    let files: Vec<String> = summary.iter().map(|(k, v)| format!("{v} {k}")).collect();
+    row(&mut s, "files (north orbits)", files.join(", "));
+    s
+}

@@ -1,0 +1,251 @@
+//! Movement primitives over a [`Geometry`]: facing, rays and leaps.
+//!
+//! These are the building blocks that rule families compose into piece moves.
+//! They know about occupancy (a predicate the caller supplies) but not about
+//! owners, captures or legality: a ray reports the first occupied cell it meets
+//! as its last landing, and the rule code decides whether that is a capture.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::{Geometry, KnightWord};
+use crate::topology::{CellId, Dir, Transport};
+
+/// Which way "forward" points for a piece: toward increasing ranks (`Up`,
+/// +1) or decreasing ranks (`Down`, −1). Facing is independent of owner.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Facing {
+    Up,
+    Down,
+}
+
+impl Facing {
+    pub fn sign(self) -> i8 {
+        match self {
+            Facing::Up => 1,
+            Facing::Down => -1,
+        }
+    }
+
+    pub fn reversed(self) -> Facing {
+        match self {
+            Facing::Up => Facing::Down,
+            Facing::Down => Facing::Up,
+        }
+    }
+
+    /// The facing after a route with this total transport: a vertical
+    /// reflection reverses it, a horizontal one leaves it alone.
+    pub fn transported(self, t: Transport) -> Facing {
+        if t.flip_y { self.reversed() } else { self }
+    }
+
+    /// Turns a direction in the piece's own frame (north = forward) into the
+    /// board's local frame.
+    pub fn absolute(self, relative: Dir) -> Dir {
+        match self {
+            Facing::Up => relative,
+            Facing::Down => Transport::FLIP_V.apply(relative),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Facing::Up => "up",
+            Facing::Down => "down",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Facing> {
+        match s {
+            "up" | "+1" | "+" => Some(Facing::Up),
+            "down" | "-1" | "-" => Some(Facing::Down),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Facing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a route ends and the total transport it accumulated.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
+pub struct Landing {
+    pub cell: CellId,
+    pub transport: Transport,
+}
+
+/// Traces one ray from `from`, first in direction `dir`, calling `visit` for
+/// each cell it lands on. The ray stops at a boundary or forbidden diagonal
+/// (no step), at the departure cell (which stays occupied by the mover), and
+/// after the first occupied cell (which *is* visited, so the caller can
+/// decide on a capture).
+///
+/// The rules also stop a ray at a repeated (cell, direction) state. Because
+/// the gluing is an involution, the step map on directed states is injective,
+/// so the only state a ray could repeat is its initial one — whose cell is the
+/// departure cell, where the ray has already stopped. The state bound below is
+/// therefore a defensive check, and `tests/topology.rs` compares this function
+/// against a literal implementation that keeps a visited set.
+#[inline]
+pub fn for_each_on_ray(
+    geo: &Geometry,
+    from: CellId,
+    dir: Dir,
+    occupied: &dyn Fn(CellId) -> bool,
+    mut visit: impl FnMut(Landing),
+) {
+    let mut here = from;
+    let mut d = dir;
+    let mut total = Transport::IDENTITY;
+    let bound = geo.board().cell_count() * 8;
+    for _ in 0..bound {
+        let Some(s) = geo.step(here, d) else { return };
+        if s.to == from {
+            return;
+        }
+        total = total.then(s.transport);
+        d = s.transport.apply(d);
+        here = s.to;
+        visit(Landing {
+            cell: here,
+            transport: total,
+        });
+        if occupied(here) {
+            return;
+        }
+    }
+}
+
+/// A ray's landings in order, for callers that prefer a list.
+pub fn ray(
+    geo: &Geometry,
+    from: CellId,
+    dir: Dir,
+    occupied: &dyn Fn(CellId) -> bool,
+) -> Vec<Landing> {
+    let mut out = Vec::new();
+    for_each_on_ray(geo, from, dir, occupied, |l| out.push(l));
+    out
+}
+
+/// The same ray, written literally from the rule text with a visited set of
+/// directed states. Used only to check [`for_each_on_ray`].
+pub fn ray_literal(
+    geo: &Geometry,
+    from: CellId,
+    dir: Dir,
+    occupied: &dyn Fn(CellId) -> bool,
+) -> Vec<Landing> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let (mut here, mut d, mut total) = (from, dir, Transport::IDENTITY);
+    seen.insert((here, d));
+    while let Some(s) = geo.step(here, d) {
+        if s.to == from {
+            break;
+        }
+        total = total.then(s.transport);
+        d = s.transport.apply(d);
+        here = s.to;
+        if !seen.insert((here, d)) {
+            break;
+        }
+        out.push(Landing {
+            cell: here,
+            transport: total,
+        });
+        if occupied(here) {
+            break;
+        }
+    }
+    out
+}
+
+/// Geometry-level move shapes, independent of any piece or rule family.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pattern {
+    /// Rays along the four cardinals (a rook).
+    Orthogonal,
+    /// Rays along the four diagonals (a bishop).
+    Diagonal,
+    /// The eight L,S,L words.
+    Knight,
+    /// One unit step in each of the eight directions.
+    King,
+}
+
+impl Pattern {
+    pub const ALL: [Pattern; 4] = [
+        Pattern::Orthogonal,
+        Pattern::Diagonal,
+        Pattern::Knight,
+        Pattern::King,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Pattern::Orthogonal => "orthogonal",
+            Pattern::Diagonal => "diagonal",
+            Pattern::Knight => "knight",
+            Pattern::King => "king",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Pattern> {
+        Pattern::ALL.into_iter().find(|p| p.name() == s)
+    }
+
+    /// Every distinct (cell, transport) this pattern reaches from `from`,
+    /// sorted. Distinct routes with the same outcome appear once; routes to
+    /// one cell with different transports appear separately.
+    pub fn reach(
+        self,
+        geo: &Geometry,
+        from: CellId,
+        occupied: &dyn Fn(CellId) -> bool,
+    ) -> Vec<Landing> {
+        let mut out = Vec::new();
+        match self {
+            Pattern::Orthogonal | Pattern::Diagonal => {
+                let dirs = if self == Pattern::Orthogonal {
+                    Dir::CARDINALS
+                } else {
+                    Dir::DIAGONALS
+                };
+                for d in dirs {
+                    for_each_on_ray(geo, from, d, occupied, |l| out.push(l));
+                }
+            }
+            Pattern::Knight => {
+                for w in KnightWord::ALL {
+                    if let Some(s) = geo.knight(from, w) {
+                        out.push(Landing {
+                            cell: s.to,
+                            transport: s.transport,
+                        });
+                    }
+                }
+            }
+            Pattern::King => {
+                for d in Dir::ALL {
+                    if let Some(s) = geo.step(from, d).filter(|s| s.to != from) {
+                        out.push(Landing {
+                            cell: s.to,
+                            transport: s.transport,
+                        });
+                    }
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}
