@@ -10,5 +10,6 @@
 pub mod conformance;
 pub mod geometry;
 pub mod movement;
+pub mod rules;
 pub mod spec;
 pub mod topology;

@@ -1,0 +1,324 @@
+//! What every rule family provides, and the machinery they share.
+//!
+//! A family (surface shogi, surface chess, …) implements [`Rules`] with its
+//! own typed positions and actions. Everything that is the same across
+//! families is written once here against that trait: perft, game histories
+//! with occurrence counts, recorded resignations and agreed draws, and the
+//! type-erased [`Variant`] view that the CLI, the corpus and the engine
+//! protocol use (positions and actions as text).
+//!
+//! Rule code does no I/O: families receive data that `spec` has loaded.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The two sides. Families name them (A/B in shogi, White/Black in chess);
+/// the first player moves first from the initial position.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    First,
+    Second,
+}
+
+impl Player {
+    pub fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Why a game ended. The list is closed and shared by all families so
+/// that corpus cases and reports use one vocabulary.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndReason {
+    /// No legal action while in check.
+    Checkmate,
+    /// No legal action while not in check, where that is a draw (chess).
+    Stalemate,
+    /// No legal action, which loses whether checked or not (surface shogi).
+    NoLegalAction,
+    /// Only the two kings remain.
+    BareKings,
+    /// A position occurred the decisive number of times.
+    Repetition,
+    /// Repetition where one player checked on every move and loses.
+    PerpetualCheck,
+    /// The move-count rule (e.g. 150 halfmoves without pawn move or capture).
+    MoveRule,
+    Resignation,
+    Agreement,
+}
+
+/// A finished game: the winner (`None` for a draw) and the reason.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+pub struct GameResult {
+    pub winner: Option<Player>,
+    pub reason: EndReason,
+}
+
+/// Canonical repetition key: equal keys mean "the same position" for the
+/// family's repetition rule. Families build it from exactly the fields their
+/// rules say count, so it never contains counters or piece identities.
+pub type Key = String;
+
+/// A rule family bound to one variant's data (board, setup, bands, …).
+pub trait Rules: Send + Sync {
+    type Position: Clone + Eq + std::hash::Hash + fmt::Debug;
+    type Action: Clone + Eq + Ord + std::hash::Hash + fmt::Debug;
+
+    /// Variant name, e.g. `shogi-klein`.
+    fn variant(&self) -> &str;
+    /// The rules version this data implements, e.g. `0.2`.
+    fn rules_version(&self) -> &str;
+    /// The initial position.
+    fn start(&self) -> Self::Position;
+    fn to_move(&self, pos: &Self::Position) -> Player;
+
+    /// Every legal board move and drop (resignation and draw offers are
+    /// handled by [`Game`]). Order is unspecified; callers sort if needed.
+    fn legal_actions(&self, pos: &Self::Position) -> Vec<Self::Action>;
+    /// Plays a legal action. Callers guarantee legality.
+    fn apply(&self, pos: &Self::Position, action: &Self::Action) -> Self::Position;
+    /// Whether the player to move is attacked.
+    fn in_check(&self, pos: &Self::Position) -> bool;
+    fn key(&self, pos: &Self::Position) -> Key;
+
+    /// The family's endings after a move, given the game so far (the last
+    /// position is current). Resignation and agreement are handled by
+    /// [`Game`]; `legal_is_empty` is precomputed because every family needs it.
+    fn adjudicate(
+        &self,
+        game: &History<Self::Position>,
+        legal_is_empty: bool,
+    ) -> Option<GameResult>;
+
+    /// Canonical long notation of an action in a position.
+    fn format_action(&self, pos: &Self::Position, action: &Self::Action) -> String;
+    /// Parses notation and returns the legal action it denotes, or why not.
+    fn parse_action(&self, pos: &Self::Position, text: &str) -> Result<Self::Action, ActionError>;
+    /// The compact one-line position text.
+    fn format_position(&self, pos: &Self::Position) -> String;
+    fn parse_position(&self, text: &str) -> Result<Self::Position, PositionError>;
+
+    /// Number of leaf nodes of the legal-action tree at `depth`. Game-end
+    /// rules are ignored, as is conventional. Families may override this
+    /// with a faster make/unmake version.
+    fn perft(&self, pos: &Self::Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let actions = self.legal_actions(pos);
+        if depth == 1 {
+            return actions.len() as u64;
+        }
+        actions
+            .iter()
+            .map(|a| self.perft(&self.apply(pos, a), depth - 1))
+            .sum()
+    }
+}
+
+/// Why an action text was refused. The codes are a fixed list shared by
+/// the corpus and the engine protocol.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct ActionError {
+    pub code: IllegalReason,
+    pub message: String,
+}
+
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IllegalReason {
+    /// The text is not notation at all.
+    Syntax,
+    /// A coordinate is off the board.
+    NoSuchCell,
+    /// No piece of the mover on the origin, or nothing of that kind in hand.
+    NoPiece,
+    /// The piece cannot reach the destination that way.
+    Unreachable,
+    /// Several outcomes match and the text does not say which.
+    Ambiguous,
+    /// The action leaves the mover's own king attacked.
+    KingInCheck,
+    /// A required promotion choice is missing, or promotion is not allowed.
+    Promotion,
+    /// A drop restriction (nifu, dead rank, occupied cell, pawn-drop mate).
+    DropRestriction,
+    /// Castling forbidden by rights, blockers or attacked cells.
+    Castling,
+    /// The game is already over.
+    GameOver,
+}
+
+impl fmt::Display for IllegalReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = serde_json::to_value(self).map_err(|_| fmt::Error)?;
+        f.write_str(v.as_str().unwrap_or("unknown"))
+    }
+}
+
+/// A position text or JSON that does not describe a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad position ({field}): {message}")]
+pub struct PositionError {
+    /// Which part: `placement`, `hand`, `side`, `rank 3`, …
+    pub field: String,
+    pub message: String,
+}
+
+/// The positions and facts of a game so far, oldest first.
+#[derive(Clone, Debug)]
+pub struct History<P> {
+    pub positions: Vec<P>,
+    pub keys: Vec<Key>,
+    /// `gave_check[i]`: the move leading to `positions[i + 1]` left the
+    /// opponent in check.
+    pub gave_check: Vec<bool>,
+    /// Who moved into `positions[i + 1]`.
+    pub movers: Vec<Player>,
+    counts: HashMap<Key, u32>,
+}
+
+impl<P> History<P> {
+    pub fn current(&self) -> &P {
+        self.positions.last().expect("a history has a start")
+    }
+    /// How often the current position's key has occurred, this one included.
+    pub fn occurrences_of_current(&self) -> u32 {
+        self.keys
+            .last()
+            .and_then(|k| self.counts.get(k))
+            .copied()
+            .unwrap_or(0)
+    }
+    /// Indices in `positions` where the key `k` occurred, oldest first.
+    pub fn occurrences(&self, k: &Key) -> Vec<usize> {
+        self.keys
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| *x == k)
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
+
+/// An action at game level: a move or drop, or a recorded decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameAction<A> {
+    Play(A),
+    Resign,
+    AgreeDraw,
+}
+
+/// A game in progress or finished: history, occurrence counts, result.
+pub struct Game<'r, R: Rules> {
+    rules: &'r R,
+    history: History<R::Position>,
+    actions: Vec<GameAction<R::Action>>,
+    result: Option<GameResult>,
+}
+
+impl<'r, R: Rules> Game<'r, R> {
+    /// A game from a position; that position counts as the first occurrence.
+    pub fn new(rules: &'r R, start: R::Position) -> Self {
+        let key = rules.key(&start);
+        let mut counts = HashMap::new();
+        counts.insert(key.clone(), 1);
+        let mut game = Game {
+            rules,
+            history: History {
+                positions: vec![start],
+                keys: vec![key],
+                gave_check: vec![],
+                movers: vec![],
+                counts,
+            },
+            actions: vec![],
+            result: None,
+        };
+        // A start position may already be over (no legal action).
+        let empty = rules.legal_actions(game.position()).is_empty();
+        if empty {
+            game.result = rules.adjudicate(&game.history, true);
+        }
+        game
+    }
+
+    pub fn rules(&self) -> &R {
+        self.rules
+    }
+    pub fn position(&self) -> &R::Position {
+        self.history.current()
+    }
+    pub fn history(&self) -> &History<R::Position> {
+        &self.history
+    }
+    pub fn actions(&self) -> &[GameAction<R::Action>] {
+        &self.actions
+    }
+    pub fn result(&self) -> Option<GameResult> {
+        self.result
+    }
+
+    /// Parses and plays one action in notation (`resign` and `draw` are
+    /// recorded decisions).
+    pub fn play_text(&mut self, text: &str) -> Result<(), ActionError> {
+        if self.result.is_some() {
+            return Err(ActionError {
+                code: IllegalReason::GameOver,
+                message: "the game is already over".into(),
+            });
+        }
+        let mover = self.rules.to_move(self.position());
+        match text.trim() {
+            "resign" => {
+                self.actions.push(GameAction::Resign);
+                self.result = Some(GameResult {
+                    winner: Some(mover.other()),
+                    reason: EndReason::Resignation,
+                });
+                Ok(())
+            }
+            "draw" => {
+                self.actions.push(GameAction::AgreeDraw);
+                self.result = Some(GameResult {
+                    winner: None,
+                    reason: EndReason::Agreement,
+                });
+                Ok(())
+            }
+            t => {
+                let action = self.rules.parse_action(self.position(), t)?;
+                self.play(action);
+                Ok(())
+            }
+        }
+    }
+
+    /// Plays an action already known to be legal and adjudicates.
+    pub fn play(&mut self, action: R::Action) {
+        let mover = self.rules.to_move(self.position());
+        let next = self.rules.apply(self.position(), &action);
+        let key = self.rules.key(&next);
+        let check = self.rules.in_check(&next);
+        *self.history.counts.entry(key.clone()).or_insert(0) += 1;
+        self.history.positions.push(next);
+        self.history.keys.push(key);
+        self.history.gave_check.push(check);
+        self.history.movers.push(mover);
+        self.actions.push(GameAction::Play(action));
+        let empty = self.rules.legal_actions(self.position()).is_empty();
+        self.result = self.rules.adjudicate(&self.history, empty);
+    }
+}

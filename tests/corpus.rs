@@ -1,0 +1,45 @@
+//! The conformance corpus as named trials: one libtest trial per case,
+//! checked against the reference implementation.
+//!
+//! Filter like any test: `cargo test --test corpus -- klein/`.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use seams::conformance::{Corpus, Outcome, run};
+use seams::spec::Library;
+
+fn main() {
+    let args = Arguments::from_args();
+    let corpus = match Corpus::from_dir(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/conformance/cases"
+    ))) {
+        Ok(c) => c,
+        Err(e) => {
+            // A corpus that does not load is one failing trial, not a panic.
+            let msg = e.to_string();
+            let trial = Trial::test("corpus/loads", move || Err(Failed::from(msg)));
+            libtest_mimic::run(&args, vec![trial]).exit();
+        }
+    };
+    let trials = corpus
+        .cases
+        .into_iter()
+        .map(|(file, case)| {
+            let name = case.id.clone();
+            let kind = case.provenance.kind();
+            Trial::test(name, move || match run(&case, Library::builtin()) {
+                Outcome::Pass => Ok(()),
+                Outcome::Fail {
+                    expected,
+                    actual,
+                    detail,
+                } => Err(
+                    format!("{file}: {detail}\nexpected: {expected}\nactual:   {actual}").into(),
+                ),
+                Outcome::Error(e) => Err(format!("{file}: the case cannot be asked: {e}").into()),
+            })
+            .with_kind(kind)
+        })
+        .collect();
+    libtest_mimic::run(&args, trials).exit();
+}
