@@ -109,6 +109,12 @@ pub trait Rules: Send + Sync {
     fn format_position(&self, pos: &Self::Position) -> String;
     fn parse_position(&self, text: &str) -> Result<Self::Position, PositionError>;
 
+    /// The player exchange Φ on positions: the family's board map, owners
+    /// swapped, facings reversed, side to move swapped. An involution.
+    fn exchange(&self, pos: &Self::Position) -> Self::Position;
+    /// Φ on an action played in `pos` (giving the action in `exchange(pos)`).
+    fn exchange_action(&self, pos: &Self::Position, action: &Self::Action) -> Self::Action;
+
     /// Number of leaf nodes of the legal-action tree at `depth`. Game-end
     /// rules are ignored, as is conventional. Families may override this
     /// with a faster make/unmake version.
