@@ -7,6 +7,7 @@
 //! [`conformance`] (the corpus case format and its reference checker).
 //! [`spec`] embeds the rules data. See ARCHITECTURE.md for the codemap.
 
+pub mod chess;
 pub mod conformance;
 pub mod geometry;
 pub mod movement;
