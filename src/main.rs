@@ -435,7 +435,7 @@ fn geometry_text(r: &serde_json::Value) -> String {
                 .collect()
         })
         .unwrap_or_default();
-    reach.sort_by(|a, b| b.0.cmp(&a.0));
+    reach.sort_by_key(|r| std::cmp::Reverse(r.0));
     let reach: Vec<String> = reach.into_iter().map(|(_, s)| s).collect();
     row(&mut s, "bishop reach", reach.join(", "));
     let forbidden: Vec<&str> = r["forbidden_diagonals"]
