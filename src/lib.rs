@@ -13,3 +13,4 @@ pub mod movement;
 pub mod rules;
 pub mod spec;
 pub mod topology;
+pub mod variant;
