@@ -273,21 +273,15 @@ fn answer_rules(check: &Check, v: &dyn Variant) -> Result<Outcome, variant::Vari
             let played = v.play(&at(place))?;
             // Compare positions through the variant's own parser so that
             // equivalent spellings agree.
-            let position = match &expect.position {
-                None => None,
-                Some(_) => Some(played.position.clone()),
-            };
-            let expected_position = match &expect.position {
-                None => None,
-                Some(text) => Some(
-                    v.play(&At {
-                        position: Some(text),
-                        moves: &[],
-                    })
-                    .map(|p| p.position)
-                    .unwrap_or_else(|e| format!("<unparsable: {e}>")),
-                ),
-            };
+            let position = expect.position.as_ref().map(|_| played.position.clone());
+            let expected_position = expect.position.as_ref().map(|text| {
+                v.play(&At {
+                    position: Some(text),
+                    moves: &[],
+                })
+                .map(|p| p.position)
+                .unwrap_or_else(|e| format!("<unparsable: {e}>"))
+            });
             let want = PlayExpect {
                 position: expected_position,
                 in_check: expect.in_check,
