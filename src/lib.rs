@@ -14,3 +14,4 @@ pub mod movement;
 pub mod rules;
 pub mod spec;
 pub mod topology;
+pub mod variant;

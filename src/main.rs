@@ -15,6 +15,7 @@ use seams::geometry::Geometry;
 use seams::movement::{Facing, Pattern};
 use seams::spec::Library;
 use seams::topology::{CellId, mesh};
+use seams::variant::{self, At, Record, RecordVerdict};
 
 /// Reference implementation and conformance suite for chess and shogi on
 /// boards that are not flat planes: Möbius strips, Klein bottles and a
@@ -83,6 +84,63 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// List the variants and their rules versions.
+    Variants {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the legal actions of a position, one per line, sorted.
+    ///
+    /// Example: seams moves shogi-klein --moves e6-e7
+    Moves {
+        /// A variant name from `seams variants`.
+        variant: String,
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the leaves of the legal-action tree at a depth (perft).
+    ///
+    /// Game-end rules are ignored, as is conventional; distinct facings and
+    /// promotion choices are distinct actions. The count is the last line.
+    ///
+    /// Example: seams perft shogi-flat 3 --divide
+    Perft {
+        /// A variant name from `seams variants`.
+        variant: String,
+        /// How many plies deep.
+        depth: u32,
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Also print the count below each legal action.
+        #[arg(long)]
+        divide: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play actions as a game and print the position, check and result.
+    ///
+    /// `resign` and `draw` (an agreed draw) are recorded actions.
+    ///
+    /// Example: seams play chess-mobius --moves e2-e4,e8-e6
+    Play {
+        /// A variant name from `seams variants`.
+        variant: String,
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Work with JSON game records.
+    Record {
+        #[command(subcommand)]
+        command: RecordCommand,
+    },
     /// Check the conformance corpus against the reference implementation.
     ///
     /// Exit status 0 when every case passes, 1 when any fails.
@@ -93,6 +151,48 @@ enum Command {
         /// Only cases whose id contains this text.
         #[arg(long = "case")]
         filter: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Where a question is asked: a start position and moves played from it.
+#[derive(clap::Args)]
+struct PositionArgs {
+    /// The start position as text, or a file holding it (default: the
+    /// variant's initial position).
+    #[arg(long, value_name = "TEXT|FILE")]
+    position: Option<String>,
+    /// Actions to play first, comma-separated, in canonical notation.
+    #[arg(long, value_delimiter = ',', value_name = "M1,M2,…")]
+    moves: Vec<String>,
+}
+
+impl PositionArgs {
+    /// Resolves `--position`: a path to an existing file is read.
+    fn position_text(&self) -> Result<Option<String>> {
+        match &self.position {
+            None => Ok(None),
+            Some(p) if std::path::Path::new(p).is_file() => {
+                let text = std::fs::read_to_string(p)
+                    .with_context(|| format!("reading the position file {p}"))?;
+                Ok(Some(text.trim().to_string()))
+            }
+            Some(p) => Ok(Some(p.clone())),
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum RecordCommand {
+    /// Replay a record and check every action, the result and the final
+    /// position. Exit status 0 when accepted, 1 when rejected.
+    ///
+    /// Example: seams record verify game.json
+    Verify {
+        /// The record file (JSON).
+        file: PathBuf,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -248,6 +348,141 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 println!("{} destinations", rows.len());
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Variants { json } => {
+            let rows: Vec<serde_json::Value> = variant::registry()
+                .iter()
+                .map(|v| serde_json::json!({"name": v.name(), "rules": v.rules_version()}))
+                .collect();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                for r in rows {
+                    println!(
+                        "{:<14} rules {}",
+                        r["name"].as_str().unwrap_or_default(),
+                        r["rules"].as_str().unwrap_or_default()
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Moves { variant, at, json } => {
+            let v = variant::find(&variant)?;
+            let position = at.position_text()?;
+            let actions = v.legal_actions(&At {
+                position: position.as_deref(),
+                moves: &at.moves,
+            })?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&actions)?);
+            } else {
+                for a in &actions {
+                    println!("{a}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Perft {
+            variant,
+            depth,
+            at,
+            divide,
+            json,
+        } => {
+            let v = variant::find(&variant)?;
+            let position = at.position_text()?;
+            let place = At {
+                position: position.as_deref(),
+                moves: &at.moves,
+            };
+            let rows = if divide {
+                Some(v.divide(&place, depth)?)
+            } else {
+                None
+            };
+            let total = match &rows {
+                Some(r) if depth > 0 => r.iter().map(|(_, n)| n).sum(),
+                _ => v.perft(&place, depth)?,
+            };
+            if json {
+                let mut out =
+                    serde_json::json!({"variant": variant, "depth": depth, "nodes": total});
+                if let Some(r) = &rows {
+                    out["divide"] = serde_json::json!(
+                        r.iter()
+                            .cloned()
+                            .collect::<std::collections::BTreeMap<_, _>>()
+                    );
+                }
+                println!("{}", serde_json::to_string_pretty(&out)?);
+            } else {
+                for (a, n) in rows.iter().flatten() {
+                    println!("{a} {n}");
+                }
+                println!("{total}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Play { variant, at, json } => {
+            let v = variant::find(&variant)?;
+            let position = at.position_text()?;
+            let played = v.play(&At {
+                position: position.as_deref(),
+                moves: &at.moves,
+            })?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&played)?);
+            } else {
+                println!("position {}", played.position);
+                println!("to move  {:?}", played.to_move);
+                println!("check    {}", if played.in_check { "yes" } else { "no" });
+                match played.result {
+                    None => println!("result   none (the game goes on)"),
+                    Some(r) => println!(
+                        "result   {} by {}",
+                        match r.winner {
+                            None => "draw".to_string(),
+                            Some(p) => format!("{p:?} player wins"),
+                        },
+                        serde_json::to_value(r.reason)?.as_str().unwrap_or_default()
+                    ),
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Record {
+            command: RecordCommand::Verify { file, json },
+        } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading the record {}", file.display()))?;
+            let record: Record = serde_json::from_str(&text).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: line {} column {}: {e}",
+                    file.display(),
+                    e.line(),
+                    e.column()
+                )
+            })?;
+            let v = variant::find(&record.variant)?;
+            let verdict = v.verify_record(&record);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&verdict)?);
+            } else {
+                match &verdict {
+                    RecordVerdict::Accepted { result, plies } => println!(
+                        "accepted: {plies} plies, result {}",
+                        serde_json::to_string(result)?
+                    ),
+                    RecordVerdict::Rejected { ply, message, .. } => {
+                        println!("rejected at ply {ply}: {message}")
+                    }
+                }
+            }
+            Ok(match verdict {
+                RecordVerdict::Accepted { .. } => ExitCode::SUCCESS,
+                RecordVerdict::Rejected { .. } => ExitCode::from(1),
+            })
         }
         Command::Conform {
             corpus,
@@ -435,7 +670,7 @@ fn geometry_text(r: &serde_json::Value) -> String {
                 .collect()
         })
         .unwrap_or_default();
-    reach.sort_by(|a, b| b.0.cmp(&a.0));
+    reach.sort_by_key(|r| std::cmp::Reverse(r.0));
     let reach: Vec<String> = reach.into_iter().map(|(_, s)| s).collect();
     row(&mut s, "bishop reach", reach.join(", "));
     let forbidden: Vec<&str> = r["forbidden_diagonals"]
