@@ -154,3 +154,147 @@ fn flat_agrees_with_cozy_chess_under_random_play() {
     }
     assert!(compared > 500);
 }
+
+// ---------------------------------------------------------------------------
+// Properties on the three surfaces, over positions from random legal play.
+
+use proptest::prelude::*;
+use seams::chess::{Action, Position};
+use seams::rules::{EndReason, Game, GameResult, Player};
+
+const SURFACES: [&str; 3] = ["chess-mobius", "chess-klein", "chess-genus2"];
+
+fn surfaces() -> &'static [ChessRules] {
+    static ALL: std::sync::OnceLock<Vec<ChessRules>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| SURFACES.iter().map(|n| variant(n)).collect())
+}
+
+/// Random legal play from the start: the positions and the actions.
+fn random_line(v: &ChessRules, seed: u64, plies: usize) -> (Vec<Position>, Vec<Action>) {
+    let mut rng = XorShift(seed | 1);
+    let mut positions = vec![v.start()];
+    let mut actions = vec![];
+    for _ in 0..plies {
+        let pos = positions.last().unwrap();
+        let legal = v.legal_actions(pos);
+        if legal.is_empty() {
+            break;
+        }
+        let a = legal[rng.below(legal.len())];
+        positions.push(v.apply(pos, &a));
+        actions.push(a);
+    }
+    (positions, actions)
+}
+
+fn swap_winner(r: GameResult) -> GameResult {
+    GameResult {
+        winner: r.winner.map(Player::other),
+        reason: r.reason,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn exchange_commutes_with_the_rules(which in 0usize..3, seed in any::<u64>(), plies in 0usize..48) {
+        let v = &surfaces()[which];
+        let (line, actions) = random_line(v, seed, plies);
+        let s = line.last().unwrap();
+        let x = v.exchange(s);
+        // Involution, and lossless text both ways.
+        prop_assert_eq!(&v.exchange(&x), s);
+        prop_assert_eq!(&v.parse_position(&v.format_position(s)).unwrap(), s);
+        prop_assert_eq!(&v.parse_position(&v.format_position(&x)).unwrap(), &x);
+        // legal(Φ(s)) = Φ(legal(s)), and moves commute with Φ.
+        let legal = v.legal_actions(s);
+        let mut mapped: Vec<Action> = legal.iter().map(|a| v.exchange_action(s, a)).collect();
+        let mut there = v.legal_actions(&x);
+        mapped.sort();
+        there.sort();
+        prop_assert_eq!(&mapped, &there);
+        for a in &legal {
+            let after = v.apply(s, a);
+            prop_assert_eq!(v.exchange(&after), v.apply(&x, &v.exchange_action(s, a)));
+            // Promotion replaces, never adds.
+            prop_assert!(after.piece_count() <= s.piece_count());
+            // Notation round-trips.
+            let text = v.format_action(s, a);
+            prop_assert_eq!(v.parse_action(s, &text).ok(), Some(*a), "{}", text);
+        }
+        prop_assert_eq!(v.in_check(&x), v.in_check(s));
+        prop_assert_eq!(v.perft(&x, 2), v.perft(s, 2));
+        // Keys never include counters.
+        let mut edited = s.to_setup();
+        edited.halfmove += 7;
+        edited.ply += 13;
+        prop_assert_eq!(v.key(&v.validate(edited).unwrap()), v.key(s));
+        // Key equality is preserved by Φ along the line.
+        let keys: Vec<String> = line.iter().map(|p| v.key(p)).collect();
+        let xkeys: Vec<String> = line.iter().map(|p| v.key(&v.exchange(p))).collect();
+        for i in 0..line.len() {
+            for j in 0..i {
+                prop_assert_eq!(keys[i] == keys[j], xkeys[i] == xkeys[j]);
+            }
+        }
+        // Game status commutes: the exchanged game ends alike, winner swapped.
+        let mut g = Game::new(v, v.start());
+        let mut gx = Game::new(v, v.exchange(&v.start()));
+        for (p, a) in line.iter().zip(&actions) {
+            if g.result().is_some() { break; }
+            g.play(*a);
+            gx.play(v.exchange_action(p, a));
+            prop_assert_eq!(gx.result(), g.result().map(swap_winner));
+        }
+    }
+
+    #[test]
+    fn games_driven_to_the_thresholds_end_by_the_rules(which in 0usize..3, seed in any::<u64>(), repeat in any::<bool>()) {
+        let v = &surfaces()[which];
+        let mut rng = XorShift(seed | 1);
+        let (line, actions) = random_line(v, seed, 12);
+        let mut g = Game::new(v, v.start());
+        for (i, a) in actions.iter().enumerate() {
+            if g.result().is_some() { break; }
+            let _ = &line[i];
+            g.play(*a);
+        }
+        let cap = 2000;
+        let mut plies = 0;
+        while g.result().is_none() && plies < cap {
+            let pos = g.position().clone();
+            let legal = v.legal_actions(&pos);
+            // Quiet moves keep the halfmove counter running; the repeating
+            // policy also heads for the most frequent resulting key.
+            let quiet: Vec<Action> = legal.iter().copied().filter(|a| {
+                pos.piece(a.to).is_none()
+                    && pos.piece(a.from).is_some_and(|p| p.kind != seams::chess::Kind::Pawn)
+            }).collect();
+            let pool = if quiet.is_empty() { legal } else { quiet };
+            let a = if repeat {
+                let seen = |a: &Action| {
+                    let k = v.key(&v.apply(&pos, a));
+                    g.history().keys.iter().filter(|x| **x == k).count()
+                };
+                let best = pool.iter().map(seen).max().unwrap();
+                let top: Vec<Action> = pool.iter().copied().filter(|a| seen(a) == best).collect();
+                top[rng.below(top.len())]
+            } else {
+                pool[rng.below(pool.len())]
+            };
+            g.play(a);
+            plies += 1;
+        }
+        let r = g.result();
+        prop_assert!(r.is_some(), "no ending after {} plies", cap);
+        let pos = g.position();
+        match r.unwrap().reason {
+            EndReason::Repetition => prop_assert!(g.history().occurrences_of_current() >= 5),
+            EndReason::MoveRule => prop_assert!(pos.halfmove() >= 150),
+            EndReason::BareKings => prop_assert_eq!(pos.piece_count(), 2),
+            EndReason::Checkmate | EndReason::Stalemate => prop_assert!(v.legal_actions(pos).is_empty()),
+            other => prop_assert!(false, "unexpected ending {:?}", other),
+        }
+    }
+}
