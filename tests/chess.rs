@@ -129,7 +129,8 @@ fn flat_agrees_with_cozy_chess_under_random_play() {
                     .iter()
                     .map(|a| cozy_text(&v, &pos, a))
                     .collect();
-                let mut theirs: Vec<String> = cozy_moves(&cozy).iter().map(|m| m.to_string()).collect();
+                let mut theirs: Vec<String> =
+                    cozy_moves(&cozy).iter().map(|m| m.to_string()).collect();
                 ours.sort();
                 theirs.sort();
                 assert_eq!(ours, theirs, "{}", v.format_position(&pos));
@@ -137,7 +138,12 @@ fn flat_agrees_with_cozy_chess_under_random_play() {
                     assert_eq!(v.perft(&pos, 2), cozy_perft(&cozy, 2));
                 }
                 if ply == 25 && game % 4 == 0 {
-                    assert_eq!(v.perft(&pos, 3), cozy_perft(&cozy, 3), "{}", v.format_position(&pos));
+                    assert_eq!(
+                        v.perft(&pos, 3),
+                        cozy_perft(&cozy, 3),
+                        "{}",
+                        v.format_position(&pos)
+                    );
                 }
                 compared += 1;
                 let actions = v.legal_actions(&pos);
@@ -311,7 +317,9 @@ fn reach(v: &ChessRules, at: &Place) -> Result<Position, String> {
         Some(t) => v.parse_position(t).map_err(|e| e.to_string())?,
     };
     for m in &at.moves {
-        let a = v.parse_action(&pos, m).map_err(|e| format!("move '{m}': {e}"))?;
+        let a = v
+            .parse_action(&pos, m)
+            .map_err(|e| format!("move '{m}': {e}"))?;
         pos = v.apply(&pos, &a);
     }
     Ok(pos)
@@ -319,25 +327,54 @@ fn reach(v: &ChessRules, at: &Place) -> Result<Position, String> {
 
 fn check_case(check: &Check) -> Result<(), String> {
     match check {
-        Check::LegalActions { variant: name, at, expect } => {
+        Check::LegalActions {
+            variant: name,
+            at,
+            expect,
+        } => {
             let v = variant(name);
             let pos = reach(&v, at)?;
-            let mut got: Vec<String> = v.legal_actions(&pos).iter().map(|a| v.format_action(&pos, a)).collect();
+            let mut got: Vec<String> = v
+                .legal_actions(&pos)
+                .iter()
+                .map(|a| v.format_action(&pos, a))
+                .collect();
             let mut want = expect.clone();
             got.sort();
             want.sort();
-            (got == want).then_some(()).ok_or(format!("legal actions: got {got:?}"))
+            (got == want)
+                .then_some(())
+                .ok_or(format!("legal actions: got {got:?}"))
         }
-        Check::Action { variant: name, at, action, expect } => {
+        Check::Action {
+            variant: name,
+            at,
+            action,
+            expect,
+        } => {
             let v = variant(name);
             let pos = reach(&v, at)?;
             let got = match v.parse_action(&pos, action) {
-                Ok(_) => ActionExpect { legal: true, reason: None },
-                Err(e) => ActionExpect { legal: false, reason: Some(e.code) },
+                Ok(_) => ActionExpect {
+                    legal: true,
+                    reason: None,
+                },
+                Err(e) => ActionExpect {
+                    legal: false,
+                    reason: Some(e.code),
+                },
             };
-            (&got == expect).then_some(()).ok_or(format!("action {action}: got {got:?}"))
+            (&got == expect)
+                .then_some(())
+                .ok_or(format!("action {action}: got {got:?}"))
         }
-        Check::Perft { variant: name, at, depth, expect, divide } => {
+        Check::Perft {
+            variant: name,
+            at,
+            depth,
+            expect,
+            divide,
+        } => {
             let v = variant(name);
             let pos = reach(&v, at)?;
             let n = v.perft(&pos, *depth);
@@ -355,7 +392,11 @@ fn check_case(check: &Check) -> Result<(), String> {
             }
             Ok(())
         }
-        Check::Play { variant: name, at, expect } => {
+        Check::Play {
+            variant: name,
+            at,
+            expect,
+        } => {
             let v = variant(name);
             let start = match &at.position {
                 None => v.start(),
@@ -367,7 +408,9 @@ fn check_case(check: &Check) -> Result<(), String> {
             }
             let pos = g.position();
             if let Some(want) = &expect.position {
-                let want = v.parse_position(want).map_err(|e| format!("expected position: {e}"))?;
+                let want = v
+                    .parse_position(want)
+                    .map_err(|e| format!("expected position: {e}"))?;
                 if &want != pos {
                     return Err(format!("position: got {}", v.format_position(pos)));
                 }
@@ -377,13 +420,22 @@ fn check_case(check: &Check) -> Result<(), String> {
             {
                 return Err(format!("in_check: got {}", v.in_check(pos)));
             }
-            (g.result() == expect.result).then_some(()).ok_or(format!("result: got {:?}", g.result()))
+            (g.result() == expect.result)
+                .then_some(())
+                .ok_or(format!("result: got {:?}", g.result()))
         }
-        Check::Keys { variant: name, a, b, expect } => {
+        Check::Keys {
+            variant: name,
+            a,
+            b,
+            expect,
+        } => {
             let v = variant(name);
             let equal = v.key(&reach(&v, a)?) == v.key(&reach(&v, b)?);
             let want = *expect == KeyRelation::Equal;
-            (equal == want).then_some(()).ok_or(format!("keys equal: {equal}"))
+            (equal == want)
+                .then_some(())
+                .ok_or(format!("keys equal: {equal}"))
         }
         other => Err(format!("not a chess question: {}", other.kind())),
     }
@@ -391,11 +443,17 @@ fn check_case(check: &Check) -> Result<(), String> {
 
 #[test]
 fn chess_corpus_cases_hold() {
-    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/conformance/cases/chess"));
+    let dir = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/conformance/cases/chess"
+    ));
     let mut failures = vec![];
     let mut count = 0;
     let mut kinds = std::collections::BTreeMap::new();
-    let mut paths: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     paths.sort();
     for p in paths {
         if p.extension().is_none_or(|e| e != "json") {
@@ -414,6 +472,242 @@ fn chess_corpus_cases_hold() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {count} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(count >= 40, "only {count} cases ({kinds:?})");
+}
+
+// ---------------------------------------------------------------------------
+// Data drives behaviour; bad input is refused with a place, never a panic.
+
+fn edited(name: &str, from: &str, to: &str) -> ChessRules {
+    let (path, text) = seams::chess::builtin_files()
+        .into_iter()
+        .find(|(p, _)| p.ends_with(&format!("{name}.toml")))
+        .unwrap();
+    assert!(text.contains(from), "{from}");
+    ChessRules::from_file(
+        &path,
+        &text.replace(from, to),
+        seams::spec::Library::builtin(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn changing_data_changes_the_game() {
+    let pos = "9/4P4/9/9/4P4/9/6k2/9/9/2K6/9/9/9/4p4/9/9/9/9 w - - 0 1";
+    let k = variant("chess-klein");
+    let p = k.parse_position(pos).unwrap();
+    assert!(k.parse_action(&p, "e14-e15").is_err());
+    // Move White's target to rank 16: e14-e15 no longer promotes.
+    let k16 = edited("chess-klein", "first = \"15\"", "first = \"16\"");
+    let p = k16.parse_position(pos).unwrap();
+    assert!(k16.parse_action(&p, "e14-e15").is_ok());
+    // Only queens: one promotion action instead of four.
+    let q = edited(
+        "chess-mobius",
+        "pieces = [\"Q\", \"R\", \"B\", \"N\"]",
+        "pieces = [\"Q\"]",
+    );
+    let p = q
+        .parse_position("k9/4P5/10/10/10/10/10/10/5K4 w - - 0 1")
+        .unwrap();
+    assert_eq!(
+        q.legal_actions(&p)
+            .iter()
+            .filter(|a| a.promotion.is_some())
+            .count(),
+        1
+    );
+    // Threefold instead of fivefold: the knight shuffle ends after 8 plies.
+    let r3 = edited("chess-mobius", "repetition = 5", "repetition = 3");
+    let mut g = Game::new(&r3, r3.start());
+    for m in ["h1-g3", "h9-g7", "g3-h1", "g7-h9"].repeat(2) {
+        g.play_text(m).unwrap();
+    }
+    assert_eq!(g.result().map(|r| r.reason), Some(EndReason::Repetition));
+    // A shorter move rule ends the game sooner.
+    let m2 = edited(
+        "chess-mobius",
+        "move-rule-halfmoves = 150",
+        "move-rule-halfmoves = 2",
+    );
+    let mut g = Game::new(&m2, m2.start());
+    g.play_text("h1-g3").unwrap();
+    assert_eq!(g.result(), None);
+    g.play_text("h9-g7").unwrap();
+    assert_eq!(g.result().map(|r| r.reason), Some(EndReason::MoveRule));
+}
+
+#[test]
+fn bad_data_names_the_field() {
+    let (path, text) = seams::chess::builtin_files()
+        .into_iter()
+        .find(|(p, _)| p.ends_with("chess-mobius.toml"))
+        .unwrap();
+    let lib = seams::spec::Library::builtin();
+    for (from, to, field) in [
+        (
+            "row = \". P N P P P . P P .\"",
+            "row = \". P N P P P . P P\"",
+            "setup[0].row",
+        ),
+        (
+            "row = \". P N P P P . P P .\"",
+            "row = \". P N P X P . P P .\"",
+            "setup[0].row",
+        ),
+        ("rank = \"2\"", "rank = \"12\"", "setup[0].rank"),
+        (
+            "pieces = [\"Q\", \"R\", \"B\", \"N\"]",
+            "pieces = [\"Q\", \"K\"]",
+            "promotion.pieces[1]",
+        ),
+        (
+            "king-to = \"h1\"",
+            "king-to = \"h2\"",
+            "castling.east.king-to",
+        ),
+        ("repetition = 5", "repetition = 1", "endings.repetition"),
+    ] {
+        match ChessRules::from_file(&path, &text.replace(from, to), lib) {
+            Err(seams::chess::VariantError::Data(e)) => assert_eq!(e.field, field, "{e}"),
+            other => panic!("{to}: {:?}", other.map(|v| v.variant().to_string())),
+        }
+    }
+    assert!(ChessRules::from_file(&path, &text.replace("mobius-10x9", "mobius-1x1"), lib).is_err());
+}
+
+#[test]
+fn bad_position_text_names_the_field() {
+    let m = variant("chess-mobius");
+    let g = variant("chess-genus2");
+    for (v, text, field) in [
+        (&m, "", "text"),
+        (
+            &m,
+            "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNR w KQkq - 0 1",
+            "placement rank 1",
+        ),
+        (
+            &m,
+            "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1 w KQkq - 0 1",
+            "placement",
+        ),
+        (
+            &m,
+            "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRX w KQkq - 0 1",
+            "placement rank 1",
+        ),
+        (
+            &m,
+            "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRP x KQkq - 0 1",
+            "side",
+        ),
+        (
+            &m,
+            "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRP w KQkz - 0 1",
+            "castling",
+        ),
+        (
+            &m,
+            "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRP w KQkq z9 0 1",
+            "en-passant",
+        ),
+        (
+            &m,
+            "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRP w KQkq e2-e3-e4^ 0 1",
+            "en-passant",
+        ),
+        (
+            &m,
+            "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRP w KQkq - x 1",
+            "halfmove",
+        ),
+        (
+            &m,
+            "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRP w KQkq - 0 0",
+            "move",
+        ),
+        (
+            &m,
+            "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBN1P w KQkq - 0 1",
+            "castling",
+        ),
+        (
+            &m,
+            "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQ1BNRP w - - 0 1",
+            "placement",
+        ),
+        (&m, "5k4/10/10/10/10/10/10/10/1R3K4 w - - 0 1", "side"),
+        (&m, "4P5/10/10/10/10/10/10/k9/5K4 w - - 0 1", "placement"),
+        (
+            &g,
+            "9/9/9/9/9/4P4/1P1PPP1P1/2BRQRB2/1P1NKN1P1 w - - 0 1",
+            "placement",
+        ),
+        (
+            &g,
+            "9/9/9/9/9/9/1P1PPP1P1/2BRQRB2/1P1NKN1P1|1p1nkn1p1/2brqrb2/1p1ppp1p1/4p4/9/9/9/9/9 w KQ - 0 1",
+            "castling",
+        ),
+    ] {
+        let e = v.parse_position(text).expect_err(text);
+        assert_eq!(e.field, field, "{text}: {e}");
+    }
+}
+
+#[test]
+fn bad_action_text_gets_its_reason() {
+    use seams::rules::IllegalReason::*;
+    let m = variant("chess-mobius");
+    let s = m.start();
+    for (text, code) in [
+        ("", Syntax),
+        ("e2e4", Syntax),
+        ("e2-e4=X", Syntax),
+        ("e2-z4", NoSuchCell),
+        ("e3-e4", NoPiece),
+        ("e9-e8", NoPiece),
+        ("Ne2-e4", NoPiece),
+        ("e2-e5", Unreachable),
+        ("e2-e4=Q", Promotion),
+        ("O-O-east", Castling),
+        ("O-O", Ambiguous),
+        ("e2-e4v", Unreachable),
+        ("Nc2-d4^", Syntax),
+    ] {
+        let got = m.parse_action(&s, text).map(|a| m.format_action(&s, &a));
+        assert_eq!(got.map_err(|e| e.code), Err(code), "{text}");
+    }
+    assert!(m.parse_action(&s, "e2–e4").is_ok());
+    assert!(m.parse_action(&s, "Pe2-e4").is_ok());
+    assert!(m.parse_action(&s, "e2-e4^").is_ok());
+    assert!(m.parse_action(&s, "e2xe4").is_ok());
+}
+
+#[test]
+fn setups_are_validated() {
+    let m = variant("chess-mobius");
+    let mut s = m.start().to_setup();
+    s.cells[0] = Some(seams::chess::Piece::new(
+        Player::First,
+        seams::chess::Kind::King,
+    ));
+    assert!(matches!(
+        m.validate(s),
+        Err(seams::chess::SetupError::KingCount { .. })
+    ));
+    let mut s = m.start().to_setup();
+    s.cells.pop();
+    assert!(matches!(
+        m.validate(s),
+        Err(seams::chess::SetupError::CellCount { .. })
+    ));
+    assert!(seams::chess::try_builtin_variants().unwrap().len() == 4);
 }

@@ -42,7 +42,9 @@ impl ChessRules {
                 }
                 dir = s.transport.apply(dir);
                 here = s.to;
-                let Some(p) = board[here.index()] else { continue };
+                let Some(p) = board[here.index()] else {
+                    continue;
+                };
                 if p.owner == by {
                     let adjacent = n == 0;
                     let hit = match p.kind {

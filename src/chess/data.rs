@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pieces::{Kind, Piece, Side};
+use super::pieces::{Kind, Piece};
 use crate::geometry::Geometry;
 use crate::movement::Facing;
 use crate::rules::Player;
@@ -173,7 +173,10 @@ fn parse_rank(board: &Board, text: &str) -> Result<(u8, u8), String> {
         }
         None => {
             if board.chart_count() > 1 {
-                return Err(format!("write the chart, as in {}:{text}", board.chart_names()[0]));
+                return Err(format!(
+                    "write the chart, as in {}:{text}",
+                    board.chart_names()[0]
+                ));
             }
             (0, text)
         }
@@ -222,13 +225,20 @@ impl VariantData {
             let (chart, y) =
                 parse_rank(board, &row.rank).map_err(|m| err(format!("{field}.rank"), m))?;
             if !seen_ranks.insert((chart, y)) {
-                return Err(err(format!("{field}.rank"), format!("rank {} is listed twice", row.rank)));
+                return Err(err(
+                    format!("{field}.rank"),
+                    format!("rank {} is listed twice", row.rank),
+                ));
             }
             let tokens: Vec<&str> = row.row.split_whitespace().collect();
             if tokens.len() != board.width() as usize {
                 return Err(err(
                     format!("{field}.row"),
-                    format!("{} tokens, but the board has {} files", tokens.len(), board.width()),
+                    format!(
+                        "{} tokens, but the board has {} files",
+                        tokens.len(),
+                        board.width()
+                    ),
                 ));
             }
             for (x, t) in tokens.iter().enumerate() {
@@ -242,16 +252,32 @@ impl VariantData {
                 .ok_or_else(|| {
                     err(
                         format!("{field}.row"),
-                        format!("'{t}' at file {} is not one of . K Q R B N P", Board::file_letter(x as u8)),
+                        format!(
+                            "'{t}' at file {} is not one of . K Q R B N P",
+                            Board::file_letter(x as u8)
+                        ),
                     )
                 })?;
-                let cell = board.cell(Square { chart, x: x as u8, y });
-                white_setup.push((cell, Piece::of(Player::First, kind, Facing::Up, kind == Kind::Pawn)));
+                let cell = board.cell(Square {
+                    chart,
+                    x: x as u8,
+                    y,
+                });
+                white_setup.push((
+                    cell,
+                    Piece::of(Player::First, kind, Facing::Up, kind == Kind::Pawn),
+                ));
             }
         }
-        let kings = white_setup.iter().filter(|(_, p)| p.kind == Kind::King).count();
+        let kings = white_setup
+            .iter()
+            .filter(|(_, p)| p.kind == Kind::King)
+            .count();
         if kings != 1 {
-            return Err(err("setup".into(), format!("White needs exactly one king, found {kings}")));
+            return Err(err(
+                "setup".into(),
+                format!("White needs exactly one king, found {kings}"),
+            ));
         }
         let mut promotion_pieces = Vec::new();
         for (i, p) in vf.promotion.pieces.iter().enumerate() {
@@ -268,23 +294,35 @@ impl VariantData {
                 }
             };
             if promotion_pieces.contains(&kind) {
-                return Err(err(format!("promotion.pieces[{i}]"), format!("'{p}' is listed twice")));
+                return Err(err(
+                    format!("promotion.pieces[{i}]"),
+                    format!("'{p}' is listed twice"),
+                ));
             }
             promotion_pieces.push(kind);
         }
         if promotion_pieces.is_empty() {
-            return Err(err("promotion.pieces".into(), "at least one choice is needed".into()));
+            return Err(err(
+                "promotion.pieces".into(),
+                "at least one choice is needed".into(),
+            ));
         }
         let promotion = match vf.promotion.rule {
             PromotionRule::FacingLastRank => Promotion::FacingLastRank,
             PromotionRule::OwnerRanks => {
                 let get = |name: &str, v: &Option<String>| -> Result<(u8, u8), DataError> {
                     let text = v.as_ref().ok_or_else(|| {
-                        err(format!("promotion.{name}"), "owner-ranks needs this rank".into())
+                        err(
+                            format!("promotion.{name}"),
+                            "owner-ranks needs this rank".into(),
+                        )
                     })?;
                     parse_rank(board, text).map_err(|m| err(format!("promotion.{name}"), m))
                 };
-                Promotion::OwnerRanks([get("first", &vf.promotion.first)?, get("second", &vf.promotion.second)?])
+                Promotion::OwnerRanks([
+                    get("first", &vf.promotion.first)?,
+                    get("second", &vf.promotion.second)?,
+                ])
             }
         };
         let castling = match &vf.castling {
@@ -313,9 +351,19 @@ impl VariantData {
                     }
                     let (lo, hi) = (k.x.min(r.x), k.x.max(r.x));
                     let between: Vec<CellId> = (lo + 1..hi)
-                        .map(|x| board.cell(Square { chart: k.chart, x, y: k.y }))
+                        .map(|x| {
+                            board.cell(Square {
+                                chart: k.chart,
+                                x,
+                                y: k.y,
+                            })
+                        })
                         .collect();
-                    for (f, c) in [("king-to", spec.king_to), ("rook-to", spec.rook_to), ("transit", spec.transit)] {
+                    for (f, c) in [
+                        ("king-to", spec.king_to),
+                        ("rook-to", spec.rook_to),
+                        ("transit", spec.transit),
+                    ] {
                         if !between.contains(&c) && c != spec.king && c != spec.rook {
                             return Err(err(
                                 format!("castling.{name}.{f}"),
@@ -323,29 +371,45 @@ impl VariantData {
                             ));
                         }
                     }
-                    let has = |c: CellId, kind: Kind| white_setup.iter().any(|(x, p)| *x == c && p.kind == kind);
+                    let has = |c: CellId, kind: Kind| {
+                        white_setup.iter().any(|(x, p)| *x == c && p.kind == kind)
+                    };
                     if !has(spec.king, Kind::King) {
-                        return Err(err(format!("castling.{name}.king"), "the setup has no king there".into()));
+                        return Err(err(
+                            format!("castling.{name}.king"),
+                            "the setup has no king there".into(),
+                        ));
                     }
                     if !has(spec.rook, Kind::Rook) {
-                        return Err(err(format!("castling.{name}.rook"), "the setup has no rook there".into()));
+                        return Err(err(
+                            format!("castling.{name}.rook"),
+                            "the setup has no rook there".into(),
+                        ));
                     }
                     Ok(CastleSpec { between, ..spec })
                 };
                 let east = one("east", &c.east)?;
                 let west = one("west", &c.west)?;
                 if east.king != west.king {
-                    return Err(err("castling".into(), "east and west name different kings".into()));
+                    return Err(err(
+                        "castling".into(),
+                        "east and west name different kings".into(),
+                    ));
                 }
-                let _ = Side::BOTH;
                 Some([east, west])
             }
         };
         if vf.endings.repetition < 2 {
-            return Err(err("endings.repetition".into(), "must be at least 2".into()));
+            return Err(err(
+                "endings.repetition".into(),
+                "must be at least 2".into(),
+            ));
         }
         if vf.endings.move_rule_halfmoves == 0 {
-            return Err(err("endings.move-rule-halfmoves".into(), "must be positive".into()));
+            return Err(err(
+                "endings.move-rule-halfmoves".into(),
+                "must be positive".into(),
+            ));
         }
         Ok(VariantData {
             variant: vf.variant.clone(),

@@ -23,7 +23,12 @@ impl ChessRules {
                 }
             });
         }
-        let draw = |reason| Some(GameResult { winner: None, reason });
+        let draw = |reason| {
+            Some(GameResult {
+                winner: None,
+                reason,
+            })
+        };
         if pos.piece_count() == 2 {
             return draw(EndReason::BareKings);
         }

@@ -73,10 +73,8 @@ impl ChessRules {
     /// Φ on an action played in `pos`: cells mapped, a pawn's final
     /// facing reversed (other outcomes keep the normalised `Up`).
     pub fn exchange_move(&self, pos: &Position, a: &Action) -> Action {
-        let pawn_after = a.promotion.is_none()
-            && pos
-                .piece(a.from)
-                .is_some_and(|p| p.kind == Kind::Pawn);
+        let pawn_after =
+            a.promotion.is_none() && pos.piece(a.from).is_some_and(|p| p.kind == Kind::Pawn);
         Action {
             from: self.phi(a.from),
             to: self.phi(a.to),

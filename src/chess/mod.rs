@@ -75,11 +75,15 @@ pub enum VariantError {
 
 impl ChessRules {
     /// Builds a variant from its data file and the board library.
-    pub fn from_file(file: &str, text: &str, library: &Library) -> Result<ChessRules, VariantError> {
+    pub fn from_file(
+        file: &str,
+        text: &str,
+        library: &Library,
+    ) -> Result<ChessRules, VariantError> {
         let vf = VariantFile::parse(file, text)?;
         let geo = library.geometry(&vf.board)?;
         let data = VariantData::resolve(file, &vf, geo)?;
-        Ok(ChessRules::new(file, data, geo.clone())?)
+        ChessRules::new(file, data, geo.clone())
     }
 
     fn new(file: &str, data: VariantData, geo: Geometry) -> Result<ChessRules, VariantError> {
@@ -245,7 +249,11 @@ impl Rules for ChessRules {
         self.make(pos, action)
     }
     fn in_check(&self, pos: &Position) -> bool {
-        self.attacked(&pos.board, pos.kings[pos.to_move.index()], pos.to_move.other())
+        self.attacked(
+            &pos.board,
+            pos.kings[pos.to_move.index()],
+            pos.to_move.other(),
+        )
     }
     fn key(&self, pos: &Position) -> Key {
         self.repetition_key(pos)

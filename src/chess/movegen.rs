@@ -116,7 +116,9 @@ impl ChessRules {
         for &d in dirs {
             let (mut here, mut dir) = (from, d);
             for _ in 0..bound {
-                let Some(s) = self.geo.step(here, dir) else { break };
+                let Some(s) = self.geo.step(here, dir) else {
+                    break;
+                };
                 if s.to == from {
                     break;
                 }

@@ -174,7 +174,9 @@ impl ChessRules {
         }
         let mut kings: [Vec<CellId>; 2] = [vec![], vec![]];
         for c in board.cells() {
-            let Some(p) = s.cells[c.index()] else { continue };
+            let Some(p) = s.cells[c.index()] else {
+                continue;
+            };
             match p.kind {
                 Kind::King => kings[p.owner.index()].push(c),
                 Kind::Pawn => {
@@ -229,10 +231,7 @@ impl ChessRules {
                     )));
                 }
                 if s.cells[spec.rook.index()] != Some(Piece::new(p, Kind::Rook)) {
-                    return Err(err(&format!(
-                        "no rook on {}",
-                        board.cell_name(spec.rook)
-                    )));
+                    return Err(err(&format!("no rook on {}", board.cell_name(spec.rook))));
                 }
             }
         }

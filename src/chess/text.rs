@@ -215,7 +215,10 @@ impl ChessRules {
                         continue;
                     }
                     let kind = Kind::from_letter(ch).ok_or_else(|| {
-                        perr(&place, format!("'{ch}' is not a piece letter, digit or pawn mark"))
+                        perr(
+                            &place,
+                            format!("'{ch}' is not a piece letter, digit or pawn mark"),
+                        )
                     })?;
                     let owner = if ch.is_ascii_uppercase() {
                         Player::First
@@ -274,18 +277,16 @@ impl ChessRules {
         Ok(cells)
     }
 
-    fn read_trace(
-        &self,
-        text: &str,
-        to_move: Player,
-        cells: &[Option<Piece>],
-    ) -> Result<Option<Trace>, PositionError> {
+    fn read_trace(&self, text: &str, to_move: Player) -> Result<Option<Trace>, PositionError> {
         if text == "-" {
             return Ok(None);
         }
         let b = self.geo.board();
         let owner = to_move.other();
-        let cell = |t: &str| b.parse_cell(t).map_err(|e| perr("en-passant", e.to_string()));
+        let cell = |t: &str| {
+            b.parse_cell(t)
+                .map_err(|e| perr("en-passant", e.to_string()))
+        };
         let parts: Vec<&str> = text.split('-').collect();
         match parts.as_slice() {
             [middle] if self.data.standard_fen => {
@@ -297,7 +298,6 @@ impl ChessRules {
                 ) else {
                     return Err(perr("en-passant", "no double step passes over that cell"));
                 };
-                let _ = cells;
                 Ok(Some(Trace {
                     owner,
                     source: src.to,
@@ -369,7 +369,7 @@ impl ChessRules {
                 castling.set(p, s, true);
             }
         }
-        let en_passant = self.read_trace(fields[3], to_move, &cells)?;
+        let en_passant = self.read_trace(fields[3], to_move)?;
         let halfmove = match fields.get(4) {
             None => 0,
             Some(t) => t
@@ -440,7 +440,10 @@ impl ChessRules {
 
     fn castle_by_text(&self, pos: &Position, side: Side) -> Result<Action, ActionError> {
         if self.castle(pos.to_move, side).is_none() {
-            return Err(aerr(IllegalReason::Castling, "this variant has no castling"));
+            return Err(aerr(
+                IllegalReason::Castling,
+                "this variant has no castling",
+            ));
         }
         match self.castling_refusal(pos, side) {
             None => Ok(self.castling_action(pos, side).expect("not refused")),
@@ -475,10 +478,16 @@ impl ChessRules {
             Some((body, p)) => {
                 let mut cs = p.chars();
                 let (Some(c), None) = (cs.next(), cs.next()) else {
-                    return Err(aerr(IllegalReason::Syntax, format!("'={p}' is not =Q, =R, =B or =N")));
+                    return Err(aerr(
+                        IllegalReason::Syntax,
+                        format!("'={p}' is not =Q, =R, =B or =N"),
+                    ));
                 };
                 let kind = Kind::from_letter(c).ok_or_else(|| {
-                    aerr(IllegalReason::Syntax, format!("'{c}' is not a piece letter"))
+                    aerr(
+                        IllegalReason::Syntax,
+                        format!("'{c}' is not a piece letter"),
+                    )
                 })?;
                 (body, Some(kind))
             }
@@ -489,7 +498,10 @@ impl ChessRules {
             _ => (body, None),
         };
         let sep = body.find(['-', 'x']).ok_or_else(|| {
-            aerr(IllegalReason::Syntax, format!("'{text}' is not origin-destination"))
+            aerr(
+                IllegalReason::Syntax,
+                format!("'{text}' is not origin-destination"),
+            )
         })?;
         let (from_text, to_text) = (&body[..sep], &body[sep + 1..]);
         // An optional piece letter before the origin, as in Bd1-g4.
@@ -497,7 +509,14 @@ impl ChessRules {
             Ok(c) => (None, c),
             Err(e) => {
                 let mut cs = from_text.chars();
-                match (cs.next().and_then(|c| c.is_ascii_uppercase().then(|| Kind::from_letter(c)).flatten()), b.parse_cell(cs.as_str())) {
+                match (
+                    cs.next().and_then(|c| {
+                        c.is_ascii_uppercase()
+                            .then(|| Kind::from_letter(c))
+                            .flatten()
+                    }),
+                    b.parse_cell(cs.as_str()),
+                ) {
                     (Some(k), Ok(c)) => (Some(k), c),
                     _ => return Err(aerr(IllegalReason::NoSuchCell, e.to_string())),
                 }
@@ -542,11 +561,19 @@ impl ChessRules {
             let mut pseudo = Vec::new();
             self.pseudo_moves(pos, &mut pseudo);
             return Err(if pseudo.iter().any(|a| a.from == from && a.to == to) {
-                aerr(IllegalReason::KingInCheck, "that move leaves the king attacked")
+                aerr(
+                    IllegalReason::KingInCheck,
+                    "that move leaves the king attacked",
+                )
             } else {
                 aerr(
                     IllegalReason::Unreachable,
-                    format!("the {:?} on {} cannot reach {}", mover.kind, b.cell_name(from), b.cell_name(to)),
+                    format!(
+                        "the {:?} on {} cannot reach {}",
+                        mover.kind,
+                        b.cell_name(from),
+                        b.cell_name(to)
+                    ),
                 )
             });
         }
@@ -574,7 +601,10 @@ impl ChessRules {
         }
         if let Some(f) = facing {
             if mover.kind != Kind::Pawn || promoting {
-                return Err(aerr(IllegalReason::Syntax, "a facing mark only follows a pawn move that stays a pawn"));
+                return Err(aerr(
+                    IllegalReason::Syntax,
+                    "a facing mark only follows a pawn move that stays a pawn",
+                ));
             }
             cands.retain(|a| a.facing == f);
             if cands.is_empty() {
