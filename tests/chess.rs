@@ -711,3 +711,21 @@ fn setups_are_validated() {
     ));
     assert!(seams::chess::try_builtin_variants().unwrap().len() == 4);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The fast legality filter agrees with the definition on all four boards.
+    #[test]
+    fn fast_legality_matches_the_definition(which in 0usize..4, seed in any::<u64>(), plies in 0usize..80) {
+        let v = if which == 3 { variant("chess-flat") } else { surfaces()[which].clone() };
+        let (line, _) = random_line(&v, seed, plies);
+        for pos in line.iter().rev().take(12) {
+            let mut fast = v.legal(pos);
+            let mut slow = v.legal_by_definition(pos);
+            fast.sort();
+            slow.sort();
+            prop_assert_eq!(fast, slow);
+        }
+    }
+}

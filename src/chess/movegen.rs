@@ -45,16 +45,45 @@ const FORWARD_DIAGONALS: [Dir; 2] = [Dir::NE, Dir::NW];
 
 impl ChessRules {
     /// Every legal action for the side to move.
+    ///
+    /// Only the candidates that could matter are made on a scratch board:
+    /// king moves, en passant, moves while in check, and moves of the
+    /// pieces [`ChessRules::pin_candidates`] finds. Every other move keeps
+    /// the king safe: moving a piece that stands on no line between the king
+    /// and an enemy slider opens no line, and its landing cell can only
+    /// block one. [`ChessRules::legal_by_definition`] tests every candidate
+    /// and the test suite compares the two.
     pub fn legal(&self, pos: &Position) -> Vec<Action> {
-        let mut pseudo = Vec::with_capacity(64);
-        self.pseudo_moves(pos, &mut pseudo);
-        let mut scratch = pos.board.clone();
-        let mut out = Vec::with_capacity(pseudo.len() + 2);
-        for a in pseudo {
-            if self.safe_after(pos, &mut scratch, &a) {
-                out.push(a);
-            }
+        let mut out = Vec::with_capacity(64);
+        self.pseudo_moves(pos, &mut out);
+        let me = pos.to_move;
+        let king = pos.kings[me.index()];
+        let in_check = self.attacked(&pos.board, king, me.other());
+        let (pins, n) = self.pin_candidates(pos);
+        let pins = &pins[..n];
+        let needs_test = |a: &Action| {
+            in_check || a.from == king || a.special == Special::EnPassant || pins.contains(&a.from)
+        };
+        if out.iter().any(needs_test) {
+            let mut scratch = pos.board.clone();
+            out.retain(|a| !needs_test(a) || self.safe_after(pos, &mut scratch, a));
         }
+        self.finish(pos, out)
+    }
+
+    /// The legal actions by the definition alone: every pseudo-legal move is
+    /// made and the king tested. Slower than [`ChessRules::legal`]; kept as
+    /// the reference it is checked against.
+    pub fn legal_by_definition(&self, pos: &Position) -> Vec<Action> {
+        let mut out = Vec::with_capacity(64);
+        self.pseudo_moves(pos, &mut out);
+        let mut scratch = pos.board.clone();
+        out.retain(|a| self.safe_after(pos, &mut scratch, a));
+        self.finish(pos, out)
+    }
+
+    /// Adds castling and merges actions with identical outcomes.
+    fn finish(&self, pos: &Position, mut out: Vec<Action>) -> Vec<Action> {
         for side in Side::BOTH {
             if let Some(a) = self.castling_action(pos, side) {
                 out.push(a);
@@ -65,6 +94,56 @@ impl ChessRules {
             out.dedup();
         }
         out
+    }
+
+    /// The mover's pieces that may be pinned: for each ray leaving the
+    /// king, the one own piece it passes before meeting an enemy slider
+    /// that moves along that kind of ray. At most one per ray.
+    pub(crate) fn pin_candidates(&self, pos: &Position) -> ([CellId; 8], usize) {
+        let me = pos.to_move;
+        let king = pos.kings[me.index()];
+        let mut found = [king; 8];
+        let mut n = 0;
+        let bound = pos.board.len() * 8;
+        for d in Dir::ALL {
+            let diagonal = !d.is_cardinal();
+            let (mut here, mut dir) = (king, d);
+            let mut blocker: Option<CellId> = None;
+            for _ in 0..bound {
+                let Some(s) = self.geo.step(here, dir) else {
+                    break;
+                };
+                if s.to == king {
+                    break;
+                }
+                dir = s.transport.apply(dir);
+                here = s.to;
+                let Some(p) = pos.board[here.index()] else {
+                    continue;
+                };
+                if p.owner == me {
+                    match blocker {
+                        None => blocker = Some(here),
+                        // A ray may wind back over the same piece.
+                        Some(b) if b == here => {}
+                        Some(_) => break,
+                    }
+                    continue;
+                }
+                let slider = match p.kind {
+                    Kind::Queen => true,
+                    Kind::Rook => !diagonal,
+                    Kind::Bishop => diagonal,
+                    _ => false,
+                };
+                if slider && let Some(b) = blocker {
+                    found[n] = b;
+                    n += 1;
+                }
+                break;
+            }
+        }
+        (found, n)
     }
 
     /// Pseudo-legal moves (king safety unchecked, castling excluded).
