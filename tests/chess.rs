@@ -729,3 +729,22 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Arbitrary and mangled texts are refused or read, never a panic.
+    #[test]
+    fn text_input_never_panics(which in 0usize..4, junk in ".{0,40}", cut in 0usize..120, insert in "[0-9a-zA-Z/|:^v+=\\- ]{0,6}") {
+        let v = if which == 3 { variant("chess-flat") } else { surfaces()[which].clone() };
+        let _ = v.parse_position(&junk);
+        let _ = v.parse_action(&v.start(), &junk);
+        let start = v.format_position(&v.start());
+        let at = start.char_indices().map(|(i, _)| i).nth(cut % start.chars().count()).unwrap_or(0);
+        let mangled = format!("{}{}{}", &start[..at], insert, &start[at..]);
+        if let Ok(p) = v.parse_position(&mangled) {
+            prop_assert_eq!(v.parse_position(&v.format_position(&p)).unwrap(), p);
+        }
+        let _ = v.parse_action(&v.start(), &format!("{insert}{junk}"));
+    }
+}

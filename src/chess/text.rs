@@ -211,7 +211,10 @@ impl ChessRules {
                         if n == 0 {
                             return Err(perr(&place, "an empty run of 0 cells"));
                         }
-                        x += n;
+                        x = x.saturating_add(n);
+                        if x > b.width() as usize {
+                            return Err(perr(&place, format!("more than {} files", b.width())));
+                        }
                         continue;
                     }
                     let kind = Kind::from_letter(ch).ok_or_else(|| {
