@@ -151,7 +151,7 @@ pub struct VariantData {
     pub white_setup: Vec<(CellId, Piece)>,
     pub promotion: Promotion,
     pub promotion_pieces: Vec<Kind>,
-    /// White's castlings indexed by [`Side::index`]; `None` without castling.
+    /// White's castlings, east then west; `None` without castling.
     pub castling: Option<[CastleSpec; 2]>,
     pub repetition: u32,
     pub move_rule_halfmoves: u32,

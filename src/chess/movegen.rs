@@ -48,7 +48,7 @@ impl ChessRules {
     ///
     /// Only the candidates that could matter are made on a scratch board:
     /// king moves, en passant, moves while in check, and moves of the
-    /// pieces [`ChessRules::pin_candidates`] finds. Every other move keeps
+    /// pieces that may be pinned (`pin_candidates`). Every other move keeps
     /// the king safe: moving a piece that stands on no line between the king
     /// and an enemy slider opens no line, and its landing cell can only
     /// block one. [`ChessRules::legal_by_definition`] tests every candidate
@@ -99,7 +99,7 @@ impl ChessRules {
     /// The mover's pieces that may be pinned: for each ray leaving the
     /// king, the one own piece it passes before meeting an enemy slider
     /// that moves along that kind of ray. At most one per ray.
-    pub(crate) fn pin_candidates(&self, pos: &Position) -> ([CellId; 8], usize) {
+    fn pin_candidates(&self, pos: &Position) -> ([CellId; 8], usize) {
         let me = pos.to_move;
         let king = pos.kings[me.index()];
         let mut found = [king; 8];
