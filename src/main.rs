@@ -141,6 +141,11 @@ enum Command {
         #[command(subcommand)]
         command: RecordCommand,
     },
+    /// The rules spec: clause coverage by corpus cases.
+    Spec {
+        #[command(subcommand)]
+        command: SpecCommand,
+    },
     /// Check the conformance corpus against the reference implementation.
     ///
     /// Exit status 0 when every case passes, 1 when any fails.
@@ -182,6 +187,26 @@ impl PositionArgs {
             Some(p) => Ok(Some(p.clone())),
         }
     }
+}
+
+#[derive(Subcommand)]
+enum SpecCommand {
+    /// List every clause of spec/*/rules.md with the corpus cases that cite
+    /// it, by provenance. Exit status 1 when a clause has no case or a case
+    /// cites a clause that does not exist.
+    ///
+    /// Example: seams spec coverage --uncovered
+    Coverage {
+        /// Read cases from this folder instead of the built-in corpus.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Only list clauses without cases.
+        #[arg(long)]
+        uncovered: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -482,6 +507,66 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(match verdict {
                 RecordVerdict::Accepted { .. } => ExitCode::SUCCESS,
                 RecordVerdict::Rejected { .. } => ExitCode::from(1),
+            })
+        }
+        Command::Spec {
+            command:
+                SpecCommand::Coverage {
+                    corpus,
+                    uncovered,
+                    json,
+                },
+        } => {
+            let corpus = match &corpus {
+                None => Corpus::builtin()?,
+                Some(dir) => Corpus::from_dir(dir)?,
+            };
+            let cov =
+                seams::conformance::coverage::coverage(&seams::spec::builtin_clauses(), &corpus);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&cov)?);
+            } else {
+                println!(
+                    "{:<10} {:>5} {:>9} {:>7} {:>11} {:>9}  file",
+                    "clause", "seed", "published", "derived", "cross-check", "reference"
+                );
+                for r in &cov.rows {
+                    if uncovered && !r.cases.is_empty() {
+                        continue;
+                    }
+                    let n = |k: &str| r.cases.get(k).map_or(0, Vec::len);
+                    println!(
+                        "{:<10} {:>5} {:>9} {:>7} {:>11} {:>9}  {}{}",
+                        r.clause,
+                        n("seed"),
+                        n("published"),
+                        n("derived"),
+                        n("cross-check"),
+                        n("reference"),
+                        r.file,
+                        if r.cases.is_empty() {
+                            "  UNCOVERED"
+                        } else {
+                            ""
+                        }
+                    );
+                }
+                for (case, clause) in &cov.unknown {
+                    println!("case {case} cites {clause}, which no spec defines");
+                }
+                let missing = cov.uncovered().count();
+                println!(
+                    "{} clauses, {} covered, {} uncovered, {} unknown citations",
+                    cov.rows.len(),
+                    cov.rows.len() - missing,
+                    missing,
+                    cov.unknown.len()
+                );
+            }
+            Ok(if cov.complete() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
             })
         }
         Command::Conform {

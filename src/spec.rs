@@ -120,3 +120,76 @@ impl Library {
         self.boards.get(name).map(|(p, _)| p.as_str())
     }
 }
+
+/// A numbered clause of a family's `rules.md`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Clause {
+    /// `GEO-3.1`, `SS-5.3`, or an interpretation such as `SS-I2`.
+    pub id: String,
+    /// The spec file it is defined in, e.g. `spec/geometry/rules.md`.
+    pub file: String,
+    /// The first line of its text, for listings.
+    pub summary: String,
+    /// Interpretations (`X-I<n>`) record a reading of an open point.
+    pub interpretation: bool,
+}
+
+/// Whether `s` is a clause number: upper-case letters, a dash, then either
+/// dotted numbers (`GEO-3.1`) or `I` and a number (`SS-I2`).
+pub fn is_clause_id(s: &str) -> bool {
+    let Some((prefix, rest)) = s.split_once('-') else {
+        return false;
+    };
+    let prefix_ok = !prefix.is_empty() && prefix.bytes().all(|b| b.is_ascii_uppercase());
+    let rest_ok = match rest.strip_prefix('I') {
+        Some(n) => !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
+        None => {
+            !rest.is_empty()
+                && rest
+                    .split('.')
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        }
+    };
+    prefix_ok && rest_ok
+}
+
+/// Reads clause definitions from a rules text: every line whose first bold
+/// span (`**…**`) is a clause number defines that clause.
+pub fn parse_clauses(file: &str, text: &str) -> Vec<Clause> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(start) = line.find("**") else {
+            continue;
+        };
+        let after = &line[start + 2..];
+        let Some(end) = after.find("**") else {
+            continue;
+        };
+        let id = after[..end].trim();
+        if !is_clause_id(id) {
+            continue;
+        }
+        let summary = after[end + 2..].trim().to_string();
+        out.push(Clause {
+            id: id.to_string(),
+            file: file.to_string(),
+            summary,
+            interpretation: id.split_once('-').is_some_and(|(_, r)| r.starts_with('I')),
+        });
+    }
+    out
+}
+
+/// Every clause defined in the embedded `spec/*/rules.md` files.
+pub fn builtin_clauses() -> Vec<Clause> {
+    let mut out = Vec::new();
+    for dir in SPEC.dirs() {
+        for f in dir.files() {
+            if f.path().file_name().is_some_and(|n| n == "rules.md") {
+                let label = format!("spec/{}", f.path().display());
+                out.extend(parse_clauses(&label, f.contents_utf8().unwrap_or_default()));
+            }
+        }
+    }
+    out
+}

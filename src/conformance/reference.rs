@@ -94,6 +94,7 @@ fn at(place: &Place) -> At<'_> {
 fn answer(check: &Check, lib: &Library) -> Result<Outcome, String> {
     let board_name = match check.subject() {
         Subject::Board(b) => b,
+        Subject::BoardFile => return Ok(answer_board_file(check)),
         Subject::Variant(v) => {
             let variant = variant::find(v).map_err(|e| e.to_string())?;
             return answer_rules(check, variant).map_err(|e| e.to_string());
@@ -217,6 +218,25 @@ fn answer(check: &Check, lib: &Library) -> Result<Outcome, String> {
         }
         _ => unreachable!("rules questions are answered by answer_rules"),
     })
+}
+
+fn answer_board_file(check: &Check) -> Outcome {
+    let Check::BoardFile { text, expect } = check else {
+        unreachable!("only board-file questions come here")
+    };
+    let actual = match crate::topology::file::load("case", text) {
+        Ok(_) => super::case::BoardFileExpect {
+            valid: true,
+            error: None,
+            entry: None,
+        },
+        Err(e) => super::case::BoardFileExpect {
+            valid: false,
+            error: Some(e.kind),
+            entry: Some(e.entry.clone()),
+        },
+    };
+    compare(expect, &actual, "board file verdict".into())
 }
 
 /// Answers a rules question through the variant's text interface, exactly
