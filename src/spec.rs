@@ -11,7 +11,8 @@ use std::path::Path;
 use include_dir::{Dir as EmbeddedDir, include_dir};
 
 use crate::geometry::Geometry;
-use crate::topology::file::{self, BoardError};
+use crate::topology::file::{self, AnyBoard, BoardError};
+use crate::topology::tetra::TetraBoard;
 
 static SPEC: EmbeddedDir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec");
 
@@ -36,6 +37,7 @@ pub enum SpecError {
 #[derive(Debug)]
 pub struct Library {
     boards: BTreeMap<String, (String, Geometry)>,
+    solids: BTreeMap<String, (String, TetraBoard)>,
 }
 
 impl Library {
@@ -84,24 +86,53 @@ impl Library {
 
     /// Validates board files given as (label, text) pairs.
     pub fn from_files(files: Vec<(String, String)>) -> Result<Library, SpecError> {
-        let mut boards = BTreeMap::new();
+        let mut lib = Library {
+            boards: BTreeMap::new(),
+            solids: BTreeMap::new(),
+        };
         for (path, text) in files {
-            let board = file::load(&path, &text)?;
-            let name = board.name().to_string();
-            if let Some((other, _)) = boards.get(&name) {
+            let loaded = file::load_any(&path, &text)?;
+            let name = match &loaded {
+                AnyBoard::Charts(b) => b.name().to_string(),
+                AnyBoard::Tetrahedron(t) => t.name().to_string(),
+            };
+            let other = lib
+                .boards
+                .get(&name)
+                .map(|(p, _)| p)
+                .or_else(|| lib.solids.get(&name).map(|(p, _)| p));
+            if let Some(other) = other {
                 return Err(SpecError::Duplicate {
                     path,
                     name,
-                    other: String::clone(other),
+                    other: other.clone(),
                 });
             }
-            boards.insert(name, (path, Geometry::new(board)));
+            match loaded {
+                AnyBoard::Charts(b) => {
+                    lib.boards.insert(name, (path, Geometry::new(b)));
+                }
+                AnyBoard::Tetrahedron(t) => {
+                    lib.solids.insert(name, (path, t));
+                }
+            }
         }
-        Ok(Library { boards })
+        Ok(lib)
     }
 
+    /// Names of the chart boards (square complexes).
     pub fn board_names(&self) -> impl Iterator<Item = &str> {
         self.boards.keys().map(String::as_str)
+    }
+
+    /// Names of the tetrahedral boards.
+    pub fn solid_names(&self) -> impl Iterator<Item = &str> {
+        self.solids.keys().map(String::as_str)
+    }
+
+    /// A tetrahedral board by name.
+    pub fn solid(&self, name: &str) -> Option<&TetraBoard> {
+        self.solids.get(name).map(|(_, t)| t)
     }
 
     /// The board's geometry, or an error listing the known names.
@@ -111,13 +142,22 @@ impl Library {
             .map(|(_, g)| g)
             .ok_or_else(|| SpecError::UnknownBoard {
                 name: name.to_string(),
-                known: self.boards.keys().cloned().collect::<Vec<_>>().join(", "),
+                known: self
+                    .boards
+                    .keys()
+                    .chain(self.solids.keys())
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", "),
             })
     }
 
     /// The file a board was loaded from.
     pub fn source(&self, name: &str) -> Option<&str> {
-        self.boards.get(name).map(|(p, _)| p.as_str())
+        self.boards
+            .get(name)
+            .map(|(p, _)| p.as_str())
+            .or_else(|| self.solids.get(name).map(|(p, _)| p.as_str()))
     }
 }
 

@@ -245,6 +245,12 @@ pub enum Check {
         board: String,
         expect: Vec<OrbitExpect>,
     },
+    /// Derived facts of a tetrahedral board (subset comparison: only the
+    /// fields present in `expect` are compared).
+    SolidFacts {
+        board: String,
+        expect: serde_json::Map<String, serde_json::Value>,
+    },
     /// Whether a board data file (TOML text) is accepted, or which entry is
     /// rejected and why.
     BoardFile {
@@ -310,6 +316,7 @@ impl Check {
             Check::DiagonalComponents { .. } => "diagonal-components",
             Check::FileOrbits { .. } => "file-orbits",
             Check::BoardFile { .. } => "board-file",
+            Check::SolidFacts { .. } => "solid-facts",
             Check::LegalActions { .. } => "legal-actions",
             Check::Action { .. } => "action",
             Check::Perft { .. } => "perft",
@@ -328,7 +335,8 @@ impl Check {
             | Check::ForbiddenDiagonals { board, .. }
             | Check::BishopReach { board, .. }
             | Check::DiagonalComponents { board, .. }
-            | Check::FileOrbits { board, .. } => Subject::Board(board),
+            | Check::FileOrbits { board, .. }
+            | Check::SolidFacts { board, .. } => Subject::Board(board),
             Check::BoardFile { .. } => Subject::BoardFile,
             Check::LegalActions { variant, .. }
             | Check::Action { variant, .. }
