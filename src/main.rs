@@ -141,6 +141,11 @@ enum Command {
         #[command(subcommand)]
         command: RecordCommand,
     },
+    /// The rules spec: clause coverage by corpus cases.
+    Spec {
+        #[command(subcommand)]
+        command: SpecCommand,
+    },
     /// Check the conformance corpus against the reference implementation.
     ///
     /// Exit status 0 when every case passes, 1 when any fails.
@@ -182,6 +187,26 @@ impl PositionArgs {
             Some(p) => Ok(Some(p.clone())),
         }
     }
+}
+
+#[derive(Subcommand)]
+enum SpecCommand {
+    /// List every clause of spec/*/rules.md with the corpus cases that cite
+    /// it, by provenance. Exit status 1 when a clause has no case or a case
+    /// cites a clause that does not exist.
+    ///
+    /// Example: seams spec coverage --uncovered
+    Coverage {
+        /// Read cases from this folder instead of the built-in corpus.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Only list clauses without cases.
+        #[arg(long)]
+        uncovered: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -237,7 +262,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let lib = library(&cli.spec)?;
     match cli.command {
         Command::Boards { json } => {
-            let rows: Vec<serde_json::Value> = lib
+            let mut rows: Vec<serde_json::Value> = lib
                 .board_names()
                 .map(|n| {
                     let g = lib.geometry(n).expect("listed boards exist");
@@ -249,6 +274,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     })
                 })
                 .collect();
+            rows.extend(lib.solid_names().map(|n| {
+                let t = lib.solid(n).expect("listed solids exist");
+                serde_json::json!({
+                    "name": n,
+                    "title": t.title(),
+                    "cells": t.cell_count(),
+                    "file": lib.source(n),
+                })
+            }));
             if json {
                 println!("{}", serde_json::to_string_pretty(&rows)?);
             } else {
@@ -266,14 +300,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Geometry { board, json } => {
             let names: Vec<String> = match board {
                 Some(b) => {
-                    lib.geometry(&b)?;
+                    if lib.solid(&b).is_none() {
+                        lib.geometry(&b)?;
+                    }
                     vec![b]
                 }
-                None => lib.board_names().map(String::from).collect(),
+                None => lib
+                    .board_names()
+                    .chain(lib.solid_names())
+                    .map(String::from)
+                    .collect(),
             };
             let mut reports = Vec::new();
             for n in &names {
-                reports.push(geometry_report(lib.geometry(n)?));
+                reports.push(match lib.solid(n) {
+                    Some(t) => solid_report(t),
+                    None => geometry_report(lib.geometry(n)?),
+                });
             }
             if json {
                 let v = if reports.len() == 1 {
@@ -287,7 +330,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     if i > 0 {
                         println!();
                     }
-                    print!("{}", geometry_text(r));
+                    if r["shape"] == "tetrahedron" {
+                        print!("{}", solid_text(r));
+                    } else {
+                        print!("{}", geometry_text(r));
+                    }
                 }
             }
             Ok(ExitCode::SUCCESS)
@@ -300,12 +347,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             occupied,
             json,
         } => {
-            let geo = lib.geometry(&board)?;
-            let b = geo.board();
-            let start = b.parse_cell(&from)?;
             let Some(pattern) = Pattern::parse(&pattern) else {
                 bail!("unknown pattern '{pattern}' (use orthogonal, diagonal, knight or king)");
             };
+            if let Some(t) = lib.solid(&board) {
+                return solid_rays(t, &from, pattern, &occupied, json);
+            }
+            let geo = lib.geometry(&board)?;
+            let b = geo.board();
+            let start = b.parse_cell(&from)?;
             let facing = match facing {
                 None => None,
                 Some(f) => Some(
@@ -484,6 +534,66 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 RecordVerdict::Rejected { .. } => ExitCode::from(1),
             })
         }
+        Command::Spec {
+            command:
+                SpecCommand::Coverage {
+                    corpus,
+                    uncovered,
+                    json,
+                },
+        } => {
+            let corpus = match &corpus {
+                None => Corpus::builtin()?,
+                Some(dir) => Corpus::from_dir(dir)?,
+            };
+            let cov =
+                seams::conformance::coverage::coverage(&seams::spec::builtin_clauses(), &corpus);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&cov)?);
+            } else {
+                println!(
+                    "{:<10} {:>5} {:>9} {:>7} {:>11} {:>9}  file",
+                    "clause", "seed", "published", "derived", "cross-check", "reference"
+                );
+                for r in &cov.rows {
+                    if uncovered && !r.cases.is_empty() {
+                        continue;
+                    }
+                    let n = |k: &str| r.cases.get(k).map_or(0, Vec::len);
+                    println!(
+                        "{:<10} {:>5} {:>9} {:>7} {:>11} {:>9}  {}{}",
+                        r.clause,
+                        n("seed"),
+                        n("published"),
+                        n("derived"),
+                        n("cross-check"),
+                        n("reference"),
+                        r.file,
+                        if r.cases.is_empty() {
+                            "  UNCOVERED"
+                        } else {
+                            ""
+                        }
+                    );
+                }
+                for (case, clause) in &cov.unknown {
+                    println!("case {case} cites {clause}, which no spec defines");
+                }
+                let missing = cov.uncovered().count();
+                println!(
+                    "{} clauses, {} covered, {} uncovered, {} unknown citations",
+                    cov.rows.len(),
+                    cov.rows.len() - missing,
+                    missing,
+                    cov.unknown.len()
+                );
+            }
+            Ok(if cov.complete() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
         Command::Conform {
             corpus,
             filter,
@@ -555,6 +665,112 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })
         }
     }
+}
+
+fn solid_report(t: &seams::topology::tetra::TetraBoard) -> serde_json::Value {
+    let mut v = serde_json::to_value(t.facts()).expect("facts serialize");
+    v["board"] = serde_json::json!(t.name());
+    v["title"] = serde_json::json!(t.title());
+    v["shape"] = serde_json::json!("tetrahedron");
+    v["side"] = serde_json::json!(t.side());
+    v
+}
+
+fn solid_text(r: &serde_json::Value) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} — {}",
+        r["board"].as_str().unwrap_or_default(),
+        r["title"].as_str().unwrap_or_default()
+    );
+    let hist = |v: &serde_json::Value| -> String {
+        let mut rows: Vec<(u64, String)> = v
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .map(|(k, n)| (k.parse().unwrap_or(0), format!("{k} cells from {n}")))
+                    .collect()
+            })
+            .unwrap_or_default();
+        rows.sort_by_key(|r| std::cmp::Reverse(r.0));
+        rows.into_iter().map(|r| r.1).collect::<Vec<_>>().join(", ")
+    };
+    let ranks: Vec<String> = r["rank_sizes"]
+        .as_array()
+        .map(|a| a.iter().map(|x| x.to_string()).collect())
+        .unwrap_or_default();
+    let bindings: Vec<String> = r["bindings"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|b| {
+                    format!(
+                        "{} ({} ranks)",
+                        b["cells"],
+                        if b["odd_ranks"] == true {
+                            "odd"
+                        } else {
+                            "even"
+                        }
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let _ = writeln!(s, "  {:<22} {}", "cells", r["cells"]);
+    let _ = writeln!(s, "  {:<22} {}", "rank sizes", ranks.join(", "));
+    let _ = writeln!(s, "  {:<22} {}", "rook reach", hist(&r["rook_reach"]));
+    let _ = writeln!(s, "  {:<22} {}", "bishop reach", hist(&r["bishop_reach"]));
+    let _ = writeln!(s, "  {:<22} {}", "bishop bindings", bindings.join(", "));
+    let _ = writeln!(
+        s,
+        "  {:<22} {}",
+        "gold directions", r["gold_open_directions"]
+    );
+    let _ = writeln!(
+        s,
+        "  {:<22} {}",
+        "silver directions", r["silver_open_directions"]
+    );
+    s
+}
+
+fn solid_rays(
+    t: &seams::topology::tetra::TetraBoard,
+    from: &str,
+    pattern: Pattern,
+    occupied: &[String],
+    json: bool,
+) -> Result<ExitCode> {
+    use seams::topology::tetra::TDir;
+    let start = t.parse_cell(from)?;
+    let blocked: Vec<CellId> = occupied
+        .iter()
+        .map(|c| t.parse_cell(c))
+        .collect::<Result<_, _>>()?;
+    let occ = |c: CellId| blocked.contains(&c);
+    let cells = match pattern {
+        Pattern::Orthogonal => t.reach(start, TDir::orthogonals(), true, &occ),
+        Pattern::Diagonal => t.reach(start, TDir::diagonals(), true, &occ),
+        Pattern::King => t.reach(start, TDir::all(), false, &occ),
+        Pattern::Knight => bail!("the tetrahedral board has no knight pattern"),
+    };
+    let names: Vec<String> = cells.iter().map(|&c| t.cell_name(c)).collect();
+    if json {
+        let rows: Vec<serde_json::Value> = names
+            .iter()
+            .map(|n| serde_json::json!({"cell": n, "transport": "identity"}))
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        for n in &names {
+            println!("{n}");
+        }
+        println!("{} destinations", names.len());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn geometry_report(geo: &Geometry) -> serde_json::Value {

@@ -290,3 +290,75 @@ fn check_coord(board: &str, text: &str, expect: &str) {
 fn coordinates(#[case] board: &str, #[case] text: &str, #[case] expect: &str) {
     check_coord(board, text, expect);
 }
+
+#[rstest]
+#[case::bad_side(
+    "name = \"t\"\nshape = \"tetrahedron\"\nside = 1\n",
+    BoardErrorKind::Shape,
+    "side",
+    "side 1: a tetrahedral board has side 2 to 26"
+)]
+#[case::unknown_shape(
+    "name = \"t\"\nshape = \"cube\"\nside = 3\n",
+    BoardErrorKind::Shape,
+    "shape",
+    "unknown shape 'cube'"
+)]
+#[case::tetra_unknown_key(
+    "name = \"t\"\nshape = \"tetrahedron\"\nside = 3\nwidth = 3\n",
+    BoardErrorKind::Syntax,
+    "",
+    "width"
+)]
+fn rejects_bad_solids(
+    #[case] text: &str,
+    #[case] kind: BoardErrorKind,
+    #[case] entry: &str,
+    #[case] fragment: &str,
+) {
+    let err = seams::topology::file::load_any("test.toml", text).expect_err("must be rejected");
+    assert_eq!(err.kind, kind, "{err}");
+    assert!(err.entry.contains(entry), "{err}");
+    assert!(err.to_string().contains(fragment), "{err}");
+}
+
+#[rstest]
+#[case("a1.1", "a1.1")]
+#[case("c5.3", "c5.3")]
+#[case("a9.9", "a9.9")]
+#[case(
+    "j1.1",
+    "error: bad coordinate 'j1.1' on board tetra9: rank 1 has files a–i"
+)]
+#[case(
+    "f5.1",
+    "error: bad coordinate 'f5.1' on board tetra9: rank 5 has files a–e"
+)]
+#[case(
+    "a5.6",
+    "error: bad coordinate 'a5.6' on board tetra9: rank 5 has levels 1–5"
+)]
+#[case(
+    "a10.1",
+    "error: bad coordinate 'a10.1' on board tetra9: rank 10 is outside 1–9"
+)]
+#[case(
+    "a5",
+    "error: bad coordinate 'a5' on board tetra9: missing '.level' (as in e5.3)"
+)]
+#[case(
+    "a0.1",
+    "error: bad coordinate 'a0.1' on board tetra9: the rank must be a number from 1"
+)]
+#[case(
+    "5.1",
+    "error: bad coordinate '5.1' on board tetra9: a coordinate is file letter, rank, '.', level, as in e5.3"
+)]
+fn tetra_coordinates(#[case] text: &str, #[case] expect: &str) {
+    let t = Library::builtin().solid("tetra9").expect("shipped solid");
+    let got = match t.parse_cell(text) {
+        Ok(c) => t.cell_name(c),
+        Err(e) => format!("error: {e}"),
+    };
+    assert_eq!(got, expect);
+}

@@ -217,3 +217,38 @@ fn help_teaches() {
             .contains("Example: seams geometry genus2-9x9 --json")
     );
 }
+
+#[test]
+fn spec_coverage_is_complete_for_the_builtin_corpus() {
+    let r = seams(&["spec", "coverage"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(" 0 uncovered, 0 unknown citations"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn spec_coverage_flags_an_unknown_clause() {
+    let dir = std::env::temp_dir().join(format!("seams-cov-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(
+        dir.join("x.json"),
+        r#"{"cases": [{"id": "x/y", "title": "t", "clauses": ["GEO-99.1"],
+            "provenance": {"kind": "derived", "reasoning": "r"},
+            "check": {"kind": "walk", "board": "flat-8x8", "from": "a1", "steps": ["N"],
+                      "expect": {"cell": "a2", "transport": "identity"}}}]}"#,
+    )
+    .expect("write case");
+    let dir_s = dir.display().to_string();
+    let r = seams(&["spec", "coverage", "--corpus", &dir_s, "--uncovered"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout
+            .contains("case x/y cites GEO-99.1, which no spec defines"),
+        "{}",
+        r.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -157,3 +157,46 @@ proptest! {
         }
     }
 }
+
+mod tetrahedron {
+    use proptest::prelude::*;
+    use seams::topology::tetra::{TDir, TetraBoard};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Counts and reach follow from the lattice for every side, not
+        /// only the shipped one: n(n+1)(n+2)/6 cells and a rook reach of
+        /// 3(n − 1) from every cell (the four barycentric coordinates sum
+        /// to n − 1 and each of the six lines holds a pair's sum).
+        #[test]
+        fn counts_and_rook_reach(side in 2u8..=12) {
+            let t = TetraBoard::new("t", "", side).expect("valid side");
+            let n = side as usize;
+            prop_assert_eq!(t.cell_count(), n * (n + 1) * (n + 2) / 6);
+            let facts = t.facts();
+            prop_assert_eq!(facts.rook_reach.len(), 1);
+            prop_assert_eq!(facts.rook_reach.get(&(3 * (n - 1))), Some(&t.cell_count()));
+            let sizes: Vec<usize> = (0..n).map(|z| (z + 1) * (n - z)).collect();
+            prop_assert_eq!(facts.rank_sizes, sizes);
+        }
+
+        /// Every step has its opposite step back, and the player exchange
+        /// (x, y, z) ↦ (x, n−1−y, n−1−z) maps the board onto itself.
+        #[test]
+        fn steps_invert_and_exchange_is_a_symmetry(side in 2u8..=12) {
+            let t = TetraBoard::new("t", "", side).expect("valid side");
+            let m = side as i8 - 1;
+            for c in t.cells() {
+                for d in TDir::all() {
+                    if let Some(n) = t.step(c, d) {
+                        prop_assert_eq!(t.step(n, d.opposite()), Some(c));
+                    }
+                }
+                let (x, y, z) = t.point(c);
+                prop_assert!(t.cell_at((x, m - y, m - z)).is_some());
+                prop_assert_eq!(t.parse_cell(&t.cell_name(c)).ok(), Some(c));
+            }
+        }
+    }
+}

@@ -128,6 +128,19 @@ pub struct OrbitExpect {
     pub charts: Vec<String>,
 }
 
+/// Expected verdict on a board file.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct BoardFileExpect {
+    pub valid: bool,
+    /// For an invalid file: what kind of inconsistency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<crate::topology::file::BoardErrorKind>,
+    /// For an invalid file: the entry named, such as `north[1]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
+}
+
 /// Expected legality of one action.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -232,6 +245,18 @@ pub enum Check {
         board: String,
         expect: Vec<OrbitExpect>,
     },
+    /// Derived facts of a tetrahedral board (subset comparison: only the
+    /// fields present in `expect` are compared).
+    SolidFacts {
+        board: String,
+        expect: serde_json::Map<String, serde_json::Value>,
+    },
+    /// Whether a board data file (TOML text) is accepted, or which entry is
+    /// rejected and why.
+    BoardFile {
+        text: String,
+        expect: BoardFileExpect,
+    },
     /// The exact set of legal actions (canonical notation).
     LegalActions {
         variant: String,
@@ -290,6 +315,8 @@ impl Check {
             Check::BishopReach { .. } => "bishop-reach",
             Check::DiagonalComponents { .. } => "diagonal-components",
             Check::FileOrbits { .. } => "file-orbits",
+            Check::BoardFile { .. } => "board-file",
+            Check::SolidFacts { .. } => "solid-facts",
             Check::LegalActions { .. } => "legal-actions",
             Check::Action { .. } => "action",
             Check::Perft { .. } => "perft",
@@ -308,7 +335,9 @@ impl Check {
             | Check::ForbiddenDiagonals { board, .. }
             | Check::BishopReach { board, .. }
             | Check::DiagonalComponents { board, .. }
-            | Check::FileOrbits { board, .. } => Subject::Board(board),
+            | Check::FileOrbits { board, .. }
+            | Check::SolidFacts { board, .. } => Subject::Board(board),
+            Check::BoardFile { .. } => Subject::BoardFile,
             Check::LegalActions { variant, .. }
             | Check::Action { variant, .. }
             | Check::Perft { variant, .. }
@@ -323,6 +352,8 @@ impl Check {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Subject<'a> {
     Board(&'a str),
+    /// A board data file given inline.
+    BoardFile,
     Variant(&'a str),
 }
 

@@ -94,11 +94,15 @@ fn at(place: &Place) -> At<'_> {
 fn answer(check: &Check, lib: &Library) -> Result<Outcome, String> {
     let board_name = match check.subject() {
         Subject::Board(b) => b,
+        Subject::BoardFile => return Ok(answer_board_file(check)),
         Subject::Variant(v) => {
             let variant = variant::find(v).map_err(|e| e.to_string())?;
             return answer_rules(check, variant).map_err(|e| e.to_string());
         }
     };
+    if let Some(solid) = lib.solid(board_name) {
+        return answer_solid(check, solid);
+    }
     let geo = lib.geometry(board_name).map_err(|e| e.to_string())?;
     let board = geo.board();
     Ok(match check {
@@ -217,6 +221,83 @@ fn answer(check: &Check, lib: &Library) -> Result<Outcome, String> {
         }
         _ => unreachable!("rules questions are answered by answer_rules"),
     })
+}
+
+/// Answers a geometry question about a tetrahedral board.
+fn answer_solid(
+    check: &Check,
+    solid: &crate::topology::tetra::TetraBoard,
+) -> Result<Outcome, String> {
+    use crate::movement::Pattern;
+    use crate::topology::tetra::TDir;
+    match check {
+        Check::SolidFacts { expect, .. } => {
+            let full = serde_json::to_value(solid.facts()).map_err(|e| e.to_string())?;
+            let mut actual = serde_json::Map::new();
+            for key in expect.keys() {
+                let v = full
+                    .get(key)
+                    .ok_or_else(|| format!("'{key}' is not a solid fact"))?;
+                actual.insert(key.clone(), v.clone());
+            }
+            Ok(compare(expect, &actual, "solid facts differ".into()))
+        }
+        Check::Reach {
+            from,
+            pattern,
+            occupied,
+            expect,
+            ..
+        } => {
+            let start = solid.parse_cell(from).map_err(|e| e.to_string())?;
+            let blocked: BTreeSet<CellId> = occupied
+                .iter()
+                .map(|c| solid.parse_cell(c).map_err(|e| e.to_string()))
+                .collect::<Result<_, _>>()?;
+            let occ = |c: CellId| blocked.contains(&c);
+            let cells = match pattern {
+                Pattern::Orthogonal => solid.reach(start, TDir::orthogonals(), true, &occ),
+                Pattern::Diagonal => solid.reach(start, TDir::diagonals(), true, &occ),
+                Pattern::King => solid.reach(start, TDir::all(), false, &occ),
+                Pattern::Knight => {
+                    return Err("the tetrahedral board has no knight pattern".into());
+                }
+            };
+            let actual: Vec<Arrival> = cells
+                .into_iter()
+                .map(|c| Arrival {
+                    cell: solid.cell_name(c),
+                    transport: "identity".into(),
+                    facing: None,
+                })
+                .collect();
+            Ok(compare_sets(expect, &actual))
+        }
+        other => Err(format!(
+            "a '{}' question does not apply to the tetrahedral board {}",
+            other.kind(),
+            solid.name()
+        )),
+    }
+}
+
+fn answer_board_file(check: &Check) -> Outcome {
+    let Check::BoardFile { text, expect } = check else {
+        unreachable!("only board-file questions come here")
+    };
+    let actual = match crate::topology::file::load("case", text) {
+        Ok(_) => super::case::BoardFileExpect {
+            valid: true,
+            error: None,
+            entry: None,
+        },
+        Err(e) => super::case::BoardFileExpect {
+            valid: false,
+            error: Some(e.kind),
+            entry: Some(e.entry.clone()),
+        },
+    };
+    compare(expect, &actual, "board file verdict".into())
 }
 
 /// Answers a rules question through the variant's text interface, exactly
