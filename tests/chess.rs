@@ -437,6 +437,31 @@ fn check_case(check: &Check) -> Result<(), String> {
                 .then_some(())
                 .ok_or(format!("keys equal: {equal}"))
         }
+        Check::Record {
+            variant: name,
+            record,
+            expect,
+        } => {
+            use seams::conformance::case::RecordExpect;
+            use seams::variant::{RecordVerdict, Variant};
+            let v = variant(name);
+            let got = match v.verify_record(record) {
+                RecordVerdict::Accepted { result, .. } => RecordExpect::Accepted { result },
+                RecordVerdict::Rejected {
+                    ply,
+                    reason,
+                    illegal,
+                    ..
+                } => RecordExpect::Rejected {
+                    ply,
+                    reason,
+                    illegal,
+                },
+            };
+            (&got == expect)
+                .then_some(())
+                .ok_or(format!("record: got {got:?}"))
+        }
         other => Err(format!("not a chess question: {}", other.kind())),
     }
 }
