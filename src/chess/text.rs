@@ -511,15 +511,12 @@ impl ChessRules {
         let (letter, from) = match b.parse_cell(from_text) {
             Ok(c) => (None, c),
             Err(e) => {
-                let mut cs = from_text.chars();
-                match (
-                    cs.next().and_then(|c| {
-                        c.is_ascii_uppercase()
-                            .then(|| Kind::from_letter(c))
-                            .flatten()
-                    }),
-                    b.parse_cell(cs.as_str()),
-                ) {
+                let mut rest = from_text.chars();
+                let letter = rest
+                    .next()
+                    .filter(char::is_ascii_uppercase)
+                    .and_then(Kind::from_letter);
+                match (letter, b.parse_cell(rest.as_str())) {
                     (Some(k), Ok(c)) => (Some(k), c),
                     _ => return Err(aerr(IllegalReason::NoSuchCell, e.to_string())),
                 }
