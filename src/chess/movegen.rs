@@ -1,8 +1,11 @@
 //! Actions and their generation: piece moves, pawn steps with transported
 //! facing, double steps, en passant by trace, mandatory promotion, castling.
 //!
-//! Generation is pseudo-legal per piece, then each candidate is made on a
-//! scratch board and kept only if the mover's king is not attacked (SC-7.2).
+//! Generation is pseudo-legal per piece; then every candidate that could
+//! expose the mover's king (king moves, en passant, moves in check, moves of
+//! possibly pinned pieces) is made on a scratch board and kept only if the
+//! king is not attacked (SC-7.2). `legal_by_definition` tests every
+//! candidate and is the reference the fast path is checked against.
 //! Castling is tested separately by its own three-part test (SC-5.4). On
 //! boards whose seams let two routes reach the same outcome, the list is
 //! sorted and deduplicated so that one outcome is one action (SC-3.4).
