@@ -10,6 +10,7 @@
 pub mod conformance;
 pub mod geometry;
 pub mod movement;
+pub mod mutants;
 pub mod rules;
 pub mod spec;
 pub mod topology;

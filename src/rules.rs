@@ -16,7 +16,19 @@ use serde::{Deserialize, Serialize};
 
 /// The two sides. Families name them (A/B in shogi, White/Black in chess);
 /// the first player moves first from the initial position.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug, Serialize, Deserialize)]
+#[derive(
+    Copy,
+    Clone,
+    Eq,
+    PartialEq,
+    Hash,
+    Ord,
+    PartialOrd,
+    Debug,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Player {
     First,
@@ -37,7 +49,7 @@ impl Player {
 
 /// Why a game ended. The list is closed and shared by all families so
 /// that corpus cases and reports use one vocabulary.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum EndReason {
     /// No legal action while in check.
@@ -59,7 +71,7 @@ pub enum EndReason {
 }
 
 /// A finished game: the winner (`None` for a draw) and the reason.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GameResult {
     pub winner: Option<Player>,
     pub reason: EndReason,
@@ -142,7 +154,7 @@ pub struct ActionError {
     pub message: String,
 }
 
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum IllegalReason {
     /// The text is not notation at all.

@@ -50,7 +50,7 @@ pub struct Played {
 }
 
 /// A saved game: everything needed to replay and check it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
     pub variant: String,
@@ -67,7 +67,7 @@ pub struct Record {
 }
 
 /// How a recorded game began.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum RecordStart {
     /// The variant's initial position.
@@ -77,7 +77,7 @@ pub enum RecordStart {
 }
 
 /// Why a record was refused.
-#[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RecordReason {
     WrongVariant,
@@ -90,7 +90,7 @@ pub enum RecordReason {
 }
 
 /// The outcome of replaying a record.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum RecordVerdict {
     Accepted {
@@ -126,6 +126,9 @@ pub trait Variant: Send + Sync {
     fn divide(&self, at: &At, depth: u32) -> Result<Vec<(String, u64)>, VariantError>;
     /// Plays the moves as a game and reports the state and result.
     fn play(&self, at: &At) -> Result<Played, VariantError>;
+    /// The position after the moves with game-end rules ignored, as
+    /// (position text, repetition key).
+    fn reached(&self, at: &At) -> Result<(String, String), VariantError>;
     fn verify_record(&self, record: &Record) -> RecordVerdict;
 }
 
@@ -220,6 +223,11 @@ impl<R: Rules> Variant for R {
             key: self.key(pos),
             occurrences: game.history().occurrences_of_current(),
         })
+    }
+
+    fn reached(&self, at: &At) -> Result<(String, String), VariantError> {
+        let pos = reach(self, at)?;
+        Ok((self.format_position(&pos), self.key(&pos)))
     }
 
     fn verify_record(&self, record: &Record) -> RecordVerdict {
