@@ -229,7 +229,9 @@ enum Command {
         mutant: Option<String>,
         /// Misbehave on purpose, to test runners: crash (exit without
         /// replying), hang (never reply), garbage (reply with a non-JSON
-        /// line) or wrong-id (reply with another id).
+        /// line), wrong-id (reply with another id), wrong-shape (an `ok`
+        /// reply whose fields have the wrong shape) or bad-hello (a hello
+        /// reply without its fields).
         #[arg(long, value_enum, value_name = "KIND")]
         fault: Option<Fault>,
         /// Only misbehave on geometry questions of this check kind (e.g.
@@ -310,6 +312,10 @@ enum Fault {
     Hang,
     Garbage,
     WrongId,
+    /// Reply `ok` with fields of the wrong shape.
+    WrongShape,
+    /// Answer hello without the fields a hello reply has.
+    BadHello,
 }
 
 #[derive(Subcommand)]
@@ -741,11 +747,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out,
             timeout_ms,
         } => {
-            let reference = variant::find(&variant)?;
-            let position = at.position_text()?;
             if depth == 0 {
                 bail!("--depth 0 has nothing to compare; use a depth of 1 or more");
             }
+            let reference = variant::find(&variant)?;
+            let position = at.position_text()?;
             let mut engine = start_engine(&engine, timeout_ms)?;
             let found = bisect::bisect(
                 &mut engine,
@@ -995,7 +1001,11 @@ fn serve_engine(
                 .as_ref()
                 .and_then(|r| r["question"]["kind"].as_str())
                 .unwrap_or("");
-            let hit = cmd != "hello" && fault_on.as_deref().is_none_or(|k| k == kind);
+            let hit = if f == Fault::BadHello {
+                cmd == "hello"
+            } else {
+                cmd != "hello" && fault_on.as_deref().is_none_or(|k| k == kind)
+            };
             if hit {
                 let id = req.as_ref().and_then(|r| r["id"].as_u64()).unwrap_or(0);
                 match f {
@@ -1008,6 +1018,17 @@ fn serve_engine(
                     },
                     Fault::Garbage => {
                         writeln!(stdout, "this is not JSON {{")?;
+                        stdout.flush()?;
+                        continue;
+                    }
+                    Fault::WrongShape => {
+                        let reply = serde_json::json!({"id": id, "ok": true, "answer": 42, "actions": 42, "nodes": "many"});
+                        writeln!(stdout, "{reply}")?;
+                        stdout.flush()?;
+                        continue;
+                    }
+                    Fault::BadHello => {
+                        writeln!(stdout, "{}", serde_json::json!({"id": id, "ok": true}))?;
                         stdout.flush()?;
                         continue;
                     }

@@ -225,8 +225,11 @@ fn race_corpus() -> Corpus {
     c
 }
 
+/// A fresh folder per call: tests run in parallel threads of one process.
 fn tempdir(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("seams-runner-{tag}-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = std::env::temp_dir().join(format!("seams-runner-{tag}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -628,4 +631,25 @@ fn the_hash_ignores_formatting_and_key_order() {
     v["title"] = serde_json::json!("another title");
     let other: seams::conformance::Case = serde_json::from_value(v).unwrap();
     assert_ne!(id::expected_id(&other), case.id);
+}
+
+#[test]
+fn an_engine_error_reply_is_its_own_outcome() {
+    let text = r#"{"cases": [{"id": "geometry/bad-cell", "title": "A coordinate off the board",
+      "clauses": ["GEO-1.5"], "capabilities": ["geometry"],
+      "provenance": {"kind": "derived", "reasoning": "z99 is not on flat-8x8"},
+      "check": {"kind": "walk", "board": "flat-8x8", "from": "z99", "steps": ["N"], "expect": null}}]}"#;
+    let dir = tempdir("engine-error");
+    std::fs::write(dir.join("bad.json"), text).unwrap();
+    seams::conformance::rehash_dir(&dir).unwrap();
+    let corpus = Corpus::from_dir(&dir).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let results = run_all(&mut engine(&GOOD), &corpus, &Selection::default());
+    match &results[0].outcome {
+        Outcome::Error { kind, message } => {
+            assert_eq!(kind.name(), "engine-error");
+            assert!(message.contains("bad coordinate 'z99'"), "{message}");
+        }
+        o => panic!("{o:?}"),
+    }
 }

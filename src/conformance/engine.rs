@@ -20,6 +20,9 @@ use super::protocol::{Command, Hello, PROTOCOL_VERSION, Request};
 use super::reference::Reference;
 use super::runner::ErrorKind;
 
+/// The least time an engine gets to answer `hello`.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Why a request got no usable answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AskError {
@@ -352,7 +355,13 @@ impl Process {
             command: shown.clone(),
             message,
         };
-        let reply = match self.exchange(0, &hello_cmd) {
+        // Starting can be slow (a JIT, a large table); give the handshake
+        // at least ten seconds whatever the per-reply limit.
+        let request_timeout = self.timeout;
+        self.timeout = self.timeout.max(HANDSHAKE_TIMEOUT);
+        let answered = self.exchange(0, &hello_cmd);
+        self.timeout = request_timeout;
+        let reply = match answered {
             Ok(r) => r,
             Err(e) => {
                 self.stop();
