@@ -153,8 +153,7 @@ enum Command {
         #[command(subcommand)]
         command: RecordCommand,
     },
-    /// Check an engine (by default this crate's reference) against the
-    /// conformance corpus.
+    /// Check an engine (default: the reference) against the corpus.
     ///
     /// Each case is asked over the engine protocol (conformance/README.md)
     /// and its outcome is pass, fail (with expected and actual, and for
@@ -215,8 +214,9 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
-    /// Serve the reference engine over the engine protocol on stdin and
-    /// stdout (JSON lines; see conformance/README.md).
+    /// Serve the reference engine over the engine protocol on stdio.
+    ///
+    /// JSON lines on stdin and stdout; see conformance/README.md.
     ///
     /// Examples:
     ///   echo '{"id":0,"cmd":"hello","protocol":1}' | seams engine
@@ -246,8 +246,10 @@ enum Command {
         #[command(subcommand)]
         command: CorpusCommand,
     },
-    /// Print the JSON Schemas of the case format, the engine protocol and
-    /// the expectations file, generated from the Rust types; or write them.
+    /// Print, write or check the JSON Schemas generated from the types.
+    ///
+    /// The schemas cover the case format, the engine protocol and the
+    /// expectations file (conformance/schema/).
     ///
     /// Examples:
     ///   seams schema --write      # regenerate conformance/schema/*.json
@@ -264,9 +266,12 @@ enum Command {
         #[arg(long, value_name = "DIR", default_value = "conformance/schema")]
         dir: PathBuf,
     },
-    /// Find the first position where an engine's perft disagrees with the
-    /// reference, print the missing and extra actions there, and write that
-    /// position out as a corpus case (marked for review).
+    /// Find the first position where an engine's perft disagrees.
+    ///
+    /// Compares perft divide counts with the reference, walks down to the
+    /// first position whose legal actions differ, prints the missing and
+    /// extra actions there, and writes that position out as a corpus case
+    /// (provenance `reference`, marked for review).
     ///
     /// Example:
     ///   seams bisect --engine "./my-engine" --variant shogi-klein --depth 4 --out found.json
@@ -913,11 +918,7 @@ fn conform(lib: &'static Library, a: ConformArgs) -> Result<ExitCode> {
     };
     if let Some(path) = &a.baseline {
         let label = a.engine.clone().unwrap_or_else(|| "seams reference".into());
-        let mut file = expectations::baseline(&results, expectations.as_ref(), &label);
-        if file.schema.is_none() {
-            file.schema =
-                Some("https://seams.invalid/conformance/schema/expectations.schema.json".into());
-        }
+        let file = expectations::baseline(&results, expectations.as_ref(), &label);
         let mut text = serde_json::to_string_pretty(&file)?;
         text.push('\n');
         conformance::write_atomically(path, &text)

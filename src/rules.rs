@@ -127,6 +127,14 @@ pub trait Rules: Send + Sync {
     /// Φ on an action played in `pos` (giving the action in `exchange(pos)`).
     fn exchange_action(&self, pos: &Self::Position, action: &Self::Action) -> Self::Action;
 
+    /// Rule features this family implements beyond the basic commands, as
+    /// corpus cases name them in `capabilities` (e.g. `drops`, `castling`,
+    /// `en-passant`, `promotion`). The reference engine declares them in its
+    /// `hello`, so cases that need them are asked.
+    fn capabilities(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Number of leaf nodes of the legal-action tree at `depth`. Game-end
     /// rules are ignored, as is conventional. Families may override this
     /// with a faster make/unmake version.

@@ -112,6 +112,8 @@ pub enum RecordVerdict {
 pub trait Variant: Send + Sync {
     fn name(&self) -> &str;
     fn rules_version(&self) -> &str;
+    /// Rule features beyond the basic commands (see [`Rules::capabilities`]).
+    fn capabilities(&self) -> &'static [&'static str];
     fn start_position(&self) -> String;
     /// Canonical texts of all legal actions, sorted.
     fn legal_actions(&self, at: &At) -> Result<Vec<String>, VariantError>;
@@ -157,6 +159,9 @@ impl<R: Rules> Variant for R {
     }
     fn rules_version(&self) -> &str {
         Rules::rules_version(self)
+    }
+    fn capabilities(&self) -> &'static [&'static str] {
+        Rules::capabilities(self)
     }
     fn start_position(&self) -> String {
         self.format_position(&self.start())

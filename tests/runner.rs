@@ -160,6 +160,9 @@ impl Rules for Race {
     fn exchange_action(&self, _: &Pos, a: &u8) -> u8 {
         *a
     }
+    fn capabilities(&self) -> &'static [&'static str] {
+        &["tokens"]
+    }
 }
 
 static GOOD: Race = Race { bug_at: None };
@@ -385,6 +388,19 @@ fn the_protocol_round_trips_every_command() {
     assert_eq!(replies.len(), requests.len());
     assert_eq!(replies[0]["ok"], true);
     assert_eq!(replies[0]["variants"][0]["name"], "race");
+    // The family's own feature is declared after the basic capabilities.
+    assert_eq!(
+        replies[0]["capabilities"],
+        serde_json::json!([
+            "geometry",
+            "legal-actions",
+            "perft",
+            "play",
+            "keys",
+            "records",
+            "tokens"
+        ])
+    );
     assert_eq!(replies[1]["actions"], serde_json::json!(["+1", "+2"]));
     assert_eq!(replies[2]["legal"], true);
     assert_eq!(replies[2]["canonical"], "+1");

@@ -25,8 +25,10 @@ use crate::spec::Library;
 use crate::topology::{CellId, Dir, Transport, mesh};
 use crate::variant::{At, RecordVerdict, Variant, VariantError};
 
-/// Every capability the reference can have; rule families add theirs
-/// (e.g. `drops`, `castling`) through their variants' names in cases.
+/// The capabilities of the rules check kinds, declared whenever the
+/// reference serves a variant. Rule features (`drops`, `castling`, …) come
+/// from each family's [`Rules::capabilities`](crate::rules::Rules::capabilities)
+/// and from [`Reference::with_capabilities`].
 pub const RULES_CAPABILITIES: [&str; 5] = ["legal-actions", "perft", "play", "keys", "records"];
 
 /// This crate as an engine: geometry from a library, rules from variants.
@@ -77,7 +79,16 @@ impl<'a> Reference<'a> {
         if !self.variants.is_empty() {
             capabilities.extend(RULES_CAPABILITIES.iter().map(|s| s.to_string()));
         }
-        capabilities.extend(self.extra_capabilities.iter().cloned());
+        for c in self
+            .variants
+            .iter()
+            .flat_map(|v| v.capabilities().iter().map(|c| c.to_string()))
+            .chain(self.extra_capabilities.iter().cloned())
+        {
+            if !capabilities.contains(&c) {
+                capabilities.push(c);
+            }
+        }
         Hello {
             name: self.name.clone(),
             version: env!("CARGO_PKG_VERSION").to_string(),
