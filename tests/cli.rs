@@ -510,6 +510,10 @@ fn conform_usage_errors() {
     );
     check_input_error(&["conform", "--format", "yaml"], "invalid value 'yaml'");
     check_input_error(
+        &["conform", "--variant", "shogi-nowhere"],
+        "no case in the corpus matches --variant 'shogi-nowhere'",
+    );
+    check_input_error(
         &["engine", "--mutant", "nifu"],
         "unknown mutant 'nifu' (known: ",
     );
@@ -775,4 +779,44 @@ fn the_example_python_engine_passes_geometry() {
         assert_eq!(c["outcome"], want, "{c}");
     }
     assert_eq!(v["engine"]["name"], "example-engine");
+}
+
+/// The generated schema accepts every corpus file and rejects a typo. Uses
+/// Python's `jsonschema` package as an independent validator.
+#[test]
+fn the_case_schema_accepts_the_corpus() {
+    let probe = Command::new("python3")
+        .args(["-c", "import jsonschema"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: python3 with the jsonschema package is not available");
+        return;
+    }
+    let script = r#"
+import glob, json, sys, jsonschema
+root = sys.argv[1]
+schema = json.load(open(root + "/conformance/schema/case-file.schema.json"))
+files = glob.glob(root + "/conformance/cases/**/*.json", recursive=True)
+assert files
+for f in files:
+    jsonschema.validate(json.load(open(f)), schema)
+bad = json.load(open(files[0]))
+bad["cases"][0]["check"]["typo"] = 1
+try:
+    jsonschema.validate(bad, schema)
+    sys.exit("a typo was accepted")
+except jsonschema.ValidationError:
+    pass
+print("ok", len(files))
+"#;
+    let out = Command::new("python3")
+        .args(["-c", script, env!("CARGO_MANIFEST_DIR")])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
