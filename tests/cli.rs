@@ -820,3 +820,34 @@ print("ok", len(files))
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The id hash as conformance/README.md writes it in Python agrees with
+/// every id in the corpus: the hash is specified, not an accident of Rust.
+#[test]
+fn ids_are_reproducible_from_the_documented_recipe() {
+    let python = Command::new("python3").arg("--version").output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: python3 is not installed, so the Python recipe cannot be checked");
+        return;
+    }
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/conformance/README.md"
+    ))
+    .expect("README");
+    let start = readme.find("```python\n").expect("a Python block") + 10;
+    let recipe = &readme[start..start + readme[start..].find("```").expect("closed")];
+    let script = format!(
+        "{recipe}\nimport glob, sys\nn = 0\nfor f in glob.glob(sys.argv[1] + '/conformance/cases/**/*.json', recursive=True):\n    for c in json.load(open(f))['cases']:\n        assert c['id'].split('#')[1] == case_hash(c), c['id']\n        n += 1\nassert n > 0\nprint(n)\n"
+    );
+    let out = Command::new("python3")
+        .args(["-c", &script, env!("CARGO_MANIFEST_DIR")])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
