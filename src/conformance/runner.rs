@@ -183,9 +183,11 @@ fn compare_sets<T: Serialize + Ord + Clone>(expected: &[T], actual: &[T], what: 
     }
     let missing: Vec<&T> = e.difference(&a).collect();
     let extra: Vec<&T> = a.difference(&e).collect();
+    // Sets print on one line each: the detail already names the difference.
+    let compact = |v: &BTreeSet<T>| serde_json::to_string(v).unwrap_or_default();
     Outcome::Fail {
-        expected: pretty(&e),
-        actual: pretty(&a),
+        expected: compact(&e),
+        actual: compact(&a),
         detail: format!(
             "{what} differ: missing {}; extra {}",
             serde_json::to_string(&missing).unwrap_or_default(),
