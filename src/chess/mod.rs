@@ -282,4 +282,11 @@ impl Rules for ChessRules {
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         self.perft_count(pos, depth)
     }
+    fn capabilities(&self) -> &'static [&'static str] {
+        if self.castles.is_some() {
+            &["castling", "en-passant", "promotion"]
+        } else {
+            &["en-passant", "promotion"]
+        }
+    }
 }
