@@ -12,5 +12,6 @@ pub mod geometry;
 pub mod movement;
 pub mod rules;
 pub mod spec;
+pub mod tetra;
 pub mod topology;
 pub mod variant;
