@@ -466,3 +466,59 @@ fn long_random_games_reach_drops_promotions_and_switches() {
         }
     }
 }
+
+#[test]
+fn bishops_stand_on_the_two_even_rank_bindings() {
+    let v = variant("tetra-shogi");
+    let board = v.board();
+    let start = v.start();
+    let bindings: BTreeSet<_> = start
+        .pieces()
+        .filter(|(_, p)| p.owner == Player::First && p.kind == Kind::Bishop)
+        .map(|(c, _)| {
+            assert_eq!(
+                board.rank(c) % 2,
+                1,
+                "rank {} is even-numbered",
+                board.rank(c) + 1
+            );
+            board.binding(c)
+        })
+        .collect();
+    assert_eq!(bindings, BTreeSet::from([(0, 1, 1), (1, 0, 1)]));
+}
+
+#[test]
+fn cells_where_a_piece_could_never_move_are_computed() {
+    // TS-4.4, TS-5.2: for White, points and wings are stuck on rank 9,
+    // saltires on ranks 8 and 9, silvers on the rank-9 corners (only the
+    // backward diagonal B could leave rank 9, and it needs b, c ≥ 1), and
+    // bishops on the four corners (no diagonal leaves a corner). Every other
+    // kind can move from every cell.
+    for v in variants() {
+        let board = v.board();
+        let rank = |r: u8| -> BTreeSet<String> {
+            board
+                .cells()
+                .filter(|&c| board.rank(c) + 1 == r)
+                .map(|c| board.cell_name(c))
+                .collect()
+        };
+        let names = |l: &[&str]| -> BTreeSet<String> { l.iter().map(|s| s.to_string()).collect() };
+        for &k in &v.data().kinds {
+            let stuck: BTreeSet<String> = board
+                .cells()
+                .filter(|&c| v.tables().is_immobile(Player::First, k, c))
+                .map(|c| board.cell_name(c))
+                .collect();
+            let want = match k {
+                Kind::Point | Kind::Wing => rank(9),
+                Kind::Saltire => rank(8).union(&rank(9)).cloned().collect(),
+                Kind::Silver => names(&["a9.1", "a9.9"]),
+                Kind::Bishop => names(&["a1.1", "i1.1", "a9.1", "a9.9"]),
+                _ => BTreeSet::new(),
+            };
+            assert_eq!(stuck, want, "{} {:?}", v.variant(), k);
+        }
+    }
+}
