@@ -342,6 +342,14 @@ fn setup_errors_name_the_place() {
         "placement c5.3"
     );
     assert_eq!(field("KK7/16/21/24/25/24/21/16/4k4 w -"), "placement");
+    assert_eq!(
+        field("K99999999999999999999999/16/21/24/25/24/21/16/4k4 w -"),
+        "rank 1"
+    );
+    assert_eq!(
+        field("K8/16/21/24/25/24/21/16/4k4 w 99999999999999999999P"),
+        "hand"
+    );
     // Black in check with White to move.
     assert_eq!(field("K8/16/21/24/r24/24/21/16/8k b -"), "placement");
 

@@ -329,13 +329,13 @@ impl TetraRules {
                 if ch.is_ascii_digit() {
                     let mut n = ch.to_digit(10).unwrap_or(0) as usize;
                     while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                        n = n * 10 + d as usize;
+                        n = n.saturating_mul(10).saturating_add(d as usize);
                         chars.next();
                     }
                     if n == 0 {
                         return Err(perr(field, "a run of empty cells is at least 1"));
                     }
-                    i += n;
+                    i = i.saturating_add(n);
                     continue;
                 }
                 let promoted = ch == '+';
