@@ -361,7 +361,10 @@ fn reason_name(r: EndReason) -> String {
 pub fn registry() -> &'static [Box<dyn Variant>] {
     static ALL: OnceLock<Vec<Box<dyn Variant>>> = OnceLock::new();
     ALL.get_or_init(|| {
-        let all: Vec<Box<dyn Variant>> = Vec::new();
+        let mut all: Vec<Box<dyn Variant>> = Vec::new();
+        for v in crate::tetra::builtin_variants() {
+            all.push(Box::new(v));
+        }
         all
     })
 }
