@@ -16,5 +16,6 @@ pub mod movement;
 pub mod mutants;
 pub mod rules;
 pub mod spec;
+pub mod tetra;
 pub mod topology;
 pub mod variant;

@@ -365,6 +365,9 @@ pub fn registry() -> &'static [Box<dyn Variant>] {
         for v in crate::chess::builtin_variants() {
             all.push(Box::new(v));
         }
+        for v in crate::tetra::builtin_variants() {
+            all.push(Box::new(v));
+        }
         all
     })
 }
