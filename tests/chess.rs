@@ -773,3 +773,80 @@ proptest! {
         let _ = v.parse_action(&v.start(), &format!("{insert}{junk}"));
     }
 }
+
+/// Attacks computed forward from every piece with the geometry primitives,
+/// independently of the engine's backward search.
+fn attacked_forward(
+    v: &ChessRules,
+    pos: &Position,
+    by: Player,
+) -> std::collections::HashSet<seams::topology::CellId> {
+    use seams::chess::Kind;
+    use seams::geometry::KnightWord;
+    use seams::movement::for_each_on_ray;
+    use seams::topology::{CellId, Dir};
+    let geo = v.geometry();
+    let occupied = |c: CellId| pos.piece(c).is_some();
+    let mut out = std::collections::HashSet::new();
+    for (i, p) in pos.cells().iter().enumerate() {
+        let Some(p) = p else { continue };
+        if p.owner != by {
+            continue;
+        }
+        let from = CellId(i as u16);
+        let rays: &[Dir] = match p.kind {
+            Kind::Rook => &Dir::CARDINALS,
+            Kind::Bishop => &Dir::DIAGONALS,
+            Kind::Queen => &Dir::ALL,
+            _ => &[],
+        };
+        for &d in rays {
+            for_each_on_ray(geo, from, d, &occupied, |l| {
+                out.insert(l.cell);
+            });
+        }
+        match p.kind {
+            Kind::Knight => out.extend(
+                KnightWord::ALL
+                    .iter()
+                    .filter_map(|&w| geo.knight(from, w))
+                    .map(|s| s.to),
+            ),
+            Kind::King => out.extend(
+                Dir::ALL
+                    .iter()
+                    .filter_map(|&d| geo.step(from, d))
+                    .map(|s| s.to)
+                    .filter(|&c| c != from),
+            ),
+            Kind::Pawn => out.extend(
+                [Dir::NE, Dir::NW]
+                    .iter()
+                    .filter_map(|&d| geo.step(from, p.facing.absolute(d)))
+                    .map(|s| s.to)
+                    .filter(|&c| c != from),
+            ),
+            _ => {}
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The backward attack search agrees with forward attack sets on every
+    /// cell, for both players, on all three surfaces.
+    #[test]
+    fn backward_attacks_match_forward_attacks(which in 0usize..3, seed in any::<u64>(), plies in 0usize..90) {
+        let v = &surfaces()[which];
+        let (line, _) = random_line(v, seed, plies);
+        let pos = line.last().unwrap();
+        for by in [Player::First, Player::Second] {
+            let forward = attacked_forward(v, pos, by);
+            for c in v.geometry().board().cells() {
+                prop_assert_eq!(v.attacked(pos.cells(), c, by), forward.contains(&c), "{} by {:?} in {}", v.geometry().board().cell_name(c), by, v.format_position(pos));
+            }
+        }
+    }
+}
