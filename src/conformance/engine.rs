@@ -23,6 +23,9 @@ use super::runner::ErrorKind;
 /// The least time an engine gets to answer `hello`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long a crash report waits for the engine's stderr to be read.
+const STDERR_DRAIN: Duration = Duration::from_secs(2);
+
 /// Why a request got no usable answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AskError {
@@ -239,6 +242,8 @@ struct Running {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Option<String>>,
+    /// Disconnects when the stderr reader has read everything.
+    stderr_done: Receiver<()>,
 }
 
 /// An outside engine program, restarted whenever it crashes or hangs.
@@ -327,7 +332,11 @@ impl Process {
             }
         });
         let tail = Arc::clone(&self.stderr_tail);
+        let (stderr_tx, stderr_done) = mpsc::channel::<()>();
         std::thread::spawn(move || {
+            // Dropping the sender on return tells a waiting crash report
+            // that everything the engine wrote to stderr has been read.
+            let _done = stderr_tx;
             let reader = BufReader::new(stderr);
             for line in reader.lines() {
                 let Ok(line) = line else { return };
@@ -346,6 +355,7 @@ impl Process {
             child,
             stdin,
             lines: rx,
+            stderr_done,
         });
         let hello_cmd = Command::Hello {
             protocol: PROTOCOL_VERSION,
@@ -430,6 +440,10 @@ impl Process {
                     .wait()
                     .map(|s| s.to_string())
                     .unwrap_or_else(|e| e.to_string());
+                // The engine has exited, so its stderr closes unless a child
+                // of its own keeps it open; wait briefly for the reader to
+                // drain it so the report carries the engine's last words.
+                let _ = r.stderr_done.recv_timeout(STDERR_DRAIN);
                 self.running = None;
                 let note = self.stderr_note();
                 return Err(AskError::failed(
