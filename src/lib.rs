@@ -11,5 +11,6 @@ pub mod conformance;
 pub mod geometry;
 pub mod movement;
 pub mod rules;
+pub mod shogi;
 pub mod spec;
 pub mod topology;
