@@ -45,3 +45,227 @@ fn all_variants_build() {
         ["shogi-flat", "shogi-genus2", "shogi-klein", "shogi-mobius"]
     );
 }
+
+/// The attack search traces routes backwards from the target; that is exact
+/// when every unit step and knight word retraces itself.
+#[test]
+fn every_step_and_knight_word_retraces_itself() {
+    use seams::geometry::KnightWord;
+    use seams::topology::Dir;
+    for r in builtin_variants() {
+        let geo = r.geometry();
+        for c in geo.board().cells() {
+            for d in Dir::ALL {
+                if let Some(s) = geo.step(c, d) {
+                    let back = geo.step(s.to, s.transport.apply(d).opposite());
+                    assert_eq!(
+                        back.map(|b| (b.to, b.transport)),
+                        Some((c, s.transport)),
+                        "{} {} {d}",
+                        r.variant(),
+                        geo.board().cell_name(c)
+                    );
+                }
+            }
+            for w in KnightWord::ALL {
+                if let Some(s) = geo.knight(c, w) {
+                    let rev = KnightWord::new(
+                        s.transport.apply(w.long).opposite(),
+                        s.transport.apply(w.short).opposite(),
+                    );
+                    let back = geo.knight(s.to, rev);
+                    assert_eq!(
+                        back.map(|b| b.to),
+                        Some(c),
+                        "{} {} {w:?}",
+                        r.variant(),
+                        geo.board().cell_name(c)
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Φ on cells is a board automorphism that reverses every direction.
+#[test]
+fn phi_on_cells_reverses_every_step() {
+    use seams::topology::Dir;
+    for r in builtin_variants() {
+        let geo = r.geometry();
+        for c in geo.board().cells() {
+            assert_eq!(r.phi_cell(r.phi_cell(c)), c);
+            for d in Dir::ALL {
+                let a = geo.step(c, d).map(|s| (r.phi_cell(s.to), s.transport));
+                let b = geo
+                    .step(r.phi_cell(c), d.opposite())
+                    .map(|s| (s.to, s.transport));
+                assert_eq!(a, b, "{} {} {d}", r.variant(), geo.board().cell_name(c));
+            }
+        }
+    }
+}
+
+#[test]
+fn start_positions_print() {
+    for r in builtin_variants() {
+        let s = r.start();
+        let t = r.format_position(&s);
+        println!("{} {}", r.variant(), t);
+        assert_eq!(r.parse_position(&t).unwrap(), s);
+        for d in 1..=3 {
+            let n = r.perft(&s, d);
+            let m = r.perft(&r.exchange(&s), d);
+            println!("  perft {d} = {n} (phi {m})");
+            assert_eq!(n, m);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Corpus cases in conformance/cases/shogi, checked with the Rules impl
+// directly (the shared checker will route them later).
+
+mod corpus {
+    use seams::rules::{Game, Rules};
+    use seams::shogi::{Position, ShogiRules, builtin_variant};
+    use serde_json::Value;
+
+    fn position_of(r: &ShogiRules, v: &Value) -> Result<Position, String> {
+        match v.get("position").and_then(Value::as_str) {
+            Some(t) => r.parse_position(t).map_err(|e| e.to_string()),
+            None => Ok(r.start()),
+        }
+    }
+
+    /// Builds the game named by a check (position, then moves).
+    fn game<'r>(r: &'r ShogiRules, v: &Value) -> Result<Game<'r, ShogiRules>, String> {
+        let mut g = Game::new(r, position_of(r, v)?);
+        if let Some(moves) = v.get("moves").and_then(Value::as_array) {
+            for m in moves {
+                let t = m.as_str().ok_or("a move is a string")?;
+                g.play_text(t).map_err(|e| format!("move {t}: {e}"))?;
+            }
+        }
+        Ok(g)
+    }
+
+    fn check_case(case: &Value) -> Result<(), String> {
+        let check = &case["check"];
+        let name = check["variant"].as_str().ok_or("no variant")?;
+        let r = builtin_variant(name).ok_or_else(|| format!("unknown variant {name}"))?;
+        let expect = &check["expect"];
+        match check["kind"].as_str().ok_or("no kind")? {
+            "legal-actions" => {
+                let g = game(&r, check)?;
+                let actual = r.legal_texts(g.position());
+                let mut want: Vec<String> =
+                    serde_json::from_value(expect.clone()).map_err(|e| e.to_string())?;
+                want.sort();
+                if actual != want {
+                    return Err(format!(
+                        "legal actions\nexpected {want:?}\nactual   {actual:?}"
+                    ));
+                }
+            }
+            "action" => {
+                let g = game(&r, check)?;
+                let text = check["action"].as_str().ok_or("no action")?;
+                let actual = if g.result().is_some() {
+                    serde_json::json!({"legal": false, "reason": "game-over"})
+                } else {
+                    match r.parse_action(g.position(), text) {
+                        Ok(_) => serde_json::json!({"legal": true}),
+                        Err(e) => serde_json::json!({"legal": false, "reason": e.code}),
+                    }
+                };
+                if &actual != expect {
+                    return Err(format!("action {text}: expected {expect}, actual {actual}"));
+                }
+            }
+            "perft" => {
+                let g = game(&r, check)?;
+                let depth = check["depth"].as_u64().ok_or("no depth")? as u32;
+                let n = r.perft(g.position(), depth);
+                if Some(n) != expect["count"].as_u64() {
+                    return Err(format!(
+                        "perft {depth}: expected {}, actual {n}",
+                        expect["count"]
+                    ));
+                }
+                if let Some(divide) = expect.get("divide").and_then(Value::as_object) {
+                    for (t, want) in divide {
+                        let a = r.parse_action(g.position(), t).map_err(|e| e.to_string())?;
+                        let got = r.perft(&r.apply(g.position(), &a), depth - 1);
+                        if Some(got) != want.as_u64() {
+                            return Err(format!("divide {t}: expected {want}, actual {got}"));
+                        }
+                    }
+                }
+            }
+            "play" => {
+                let g = game(&r, check)?;
+                if let Some(p) = expect.get("position").and_then(Value::as_str) {
+                    let actual = r.format_position(g.position());
+                    if actual != p {
+                        return Err(format!("position\nexpected {p}\nactual   {actual}"));
+                    }
+                }
+                if let Some(c) = expect.get("in_check").and_then(Value::as_bool) {
+                    if r.in_check(g.position()) != c {
+                        return Err(format!("in_check: expected {c}"));
+                    }
+                }
+                if let Some(want) = expect.get("result") {
+                    let actual = serde_json::to_value(g.result()).map_err(|e| e.to_string())?;
+                    if &actual != want {
+                        return Err(format!("result: expected {want}, actual {actual}"));
+                    }
+                }
+            }
+            "keys" => {
+                let a = game(&r, &check["a"])?;
+                let b = game(&r, &check["b"])?;
+                let equal = r.key(a.position()) == r.key(b.position());
+                let actual = if equal { "equal" } else { "different" };
+                if expect.as_str() != Some(actual) {
+                    return Err(format!("keys: expected {expect}, actual {actual}"));
+                }
+            }
+            other => return Err(format!("unknown check kind {other}")),
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn shogi_corpus_cases_hold() {
+        let dir = std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/conformance/cases/shogi"
+        ));
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .expect("the shogi corpus folder exists")
+            .map(|e| e.expect("readable entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        let mut failures = vec![];
+        let mut count = 0;
+        for f in files {
+            let text = std::fs::read_to_string(&f).expect("readable case file");
+            let v: Value =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            for case in v["cases"].as_array().expect("a cases array") {
+                count += 1;
+                for key in ["id", "title", "clauses", "provenance", "check"] {
+                    assert!(case.get(key).is_some(), "{}: case lacks {key}", f.display());
+                }
+                if let Err(e) = check_case(case) {
+                    failures.push(format!("{} {}: {e}", f.display(), case["id"]));
+                }
+            }
+        }
+        assert!(count > 0, "no cases found");
+        assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    }
+}

@@ -104,6 +104,12 @@ impl ShogiRules {
                     format!("'{letter}' is not a piece letter"),
                 )
             })?;
+            if target.ends_with(['^', 'v']) {
+                return Err(fail(
+                    IllegalReason::DropRestriction,
+                    "a drop always takes its owner's drop facing; no facing can be chosen",
+                ));
+            }
             let to = cell(target)?;
             if pos.hand(me, kind) == 0 {
                 return Err(fail(
