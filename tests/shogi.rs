@@ -269,3 +269,172 @@ mod corpus {
         assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     }
 }
+
+// ---------------------------------------------------------------------------
+// Property tests over positions reached by random legal play.
+
+mod properties {
+    use proptest::prelude::*;
+    use seams::rules::{EndReason, Game, Player, Rules};
+    use seams::shogi::{Action, Kind, Position, ShogiRules, builtin_variants};
+    use seams::topology::CellId;
+    use std::sync::OnceLock;
+
+    fn variants() -> &'static [ShogiRules] {
+        static V: OnceLock<Vec<ShogiRules>> = OnceLock::new();
+        V.get_or_init(builtin_variants)
+    }
+
+    /// A small deterministic generator, so a proptest seed fixes the game.
+    struct Mix(u64);
+    impl Mix {
+        fn next(&mut self, n: usize) -> usize {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) % n as u64) as usize
+        }
+    }
+
+    /// The position after up to `plies` random legal actions.
+    fn reach(r: &ShogiRules, seed: u64, plies: usize) -> Position {
+        let mut rng = Mix(seed);
+        let mut p = r.start();
+        for _ in 0..plies {
+            let legal = r.legal_actions(&p);
+            if legal.is_empty() {
+                break;
+            }
+            p = r.apply(&p, &legal[rng.next(legal.len())]);
+        }
+        p
+    }
+
+    fn sorted(mut v: Vec<Action>) -> Vec<Action> {
+        v.sort();
+        v
+    }
+
+    fn check_position(r: &ShogiRules, p: &Position) -> Result<(), TestCaseError> {
+        let name = r.variant();
+        let text = r.format_position(p);
+        // Φ is an involution and commutes with legality and status.
+        let q = r.exchange(p);
+        prop_assert_eq!(&r.exchange(&q), p, "{} Φ∘Φ at {}", name, text);
+        let legal = sorted(r.legal_actions(p));
+        let mapped = sorted(legal.iter().map(|a| r.exchange_action(p, a)).collect());
+        prop_assert_eq!(
+            sorted(r.legal_actions(&q)),
+            mapped,
+            "{} legal∘Φ at {}",
+            name,
+            text
+        );
+        prop_assert_eq!(r.in_check(&q), r.in_check(p));
+        prop_assert_eq!(r.key(&r.exchange(&q)), r.key(p));
+        // Material and kings.
+        prop_assert_eq!(p.piece_count(), 40, "{} material at {}", name, text);
+        prop_assert!(p.king(Player::First).is_some() && p.king(Player::Second).is_some());
+        // Text and notation round trips.
+        prop_assert_eq!(&r.parse_position(&text).expect("printed text parses"), p);
+        for a in &legal {
+            let t = r.format_action(p, a);
+            prop_assert_eq!(
+                r.parse_action(p, &t).ok(),
+                Some(*a),
+                "{} action {} at {}",
+                name,
+                t,
+                text
+            );
+        }
+        // The backward attack search agrees with forward generation.
+        for by in [Player::First, Player::Second] {
+            let forward = r.attacked_cells_forward(p.board(), by);
+            for c in r.geometry().board().cells() {
+                prop_assert_eq!(
+                    r.attacked(p.board(), c, by),
+                    forward.binary_search(&c).is_ok(),
+                    "{} attack on {} by {:?} at {}",
+                    name,
+                    r.geometry().board().cell_name(c),
+                    by,
+                    text
+                );
+            }
+        }
+        // A pawn drop never lands in a file with the mover's unpromoted pawn.
+        let me = p.to_move();
+        for a in &legal {
+            if let Action::Drop {
+                kind: Kind::Pawn,
+                to,
+            } = a
+            {
+                let files = r.pawn_files(p, me);
+                prop_assert!(!files.contains(&r.file_of(*to)));
+            }
+        }
+        let _ = CellId(0);
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn exchange_text_and_attacks_hold_on_random_positions(
+            seed in any::<u64>(), plies in 0usize..40, v in 0usize..4
+        ) {
+            let r = &variants()[v];
+            let p = reach(r, seed, plies);
+            check_position(r, &p)?;
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        #[test]
+        fn perft_two_is_invariant_under_exchange(
+            seed in any::<u64>(), plies in 0usize..16, v in 0usize..4
+        ) {
+            let r = &variants()[v];
+            let p = reach(r, seed, plies);
+            prop_assert_eq!(r.perft(&r.exchange(&p), 2), r.perft(&p, 2));
+        }
+
+        #[test]
+        fn playouts_end_by_the_rules_or_reach_the_cap(seed in any::<u64>(), v in 0usize..4) {
+            let r = &variants()[v];
+            let mut rng = Mix(seed);
+            let mut g = Game::new(r, r.start());
+            for _ in 0..400 {
+                if g.result().is_some() {
+                    break;
+                }
+                let legal = r.legal_actions(g.position());
+                prop_assert!(!legal.is_empty(), "a game with no legal action must be over");
+                g.play(legal[rng.next(legal.len())]);
+                let p = g.position();
+                prop_assert_eq!(p.piece_count(), 40);
+                prop_assert!(p.king(Player::First).is_some() && p.king(Player::Second).is_some());
+            }
+            if let Some(res) = g.result() {
+                let p = g.position();
+                match res.reason {
+                    EndReason::Checkmate | EndReason::NoLegalAction => {
+                        prop_assert!(r.legal_actions(p).is_empty());
+                        prop_assert_eq!(res.winner, Some(p.to_move().other()));
+                        prop_assert_eq!(res.reason == EndReason::Checkmate, r.in_check(p));
+                    }
+                    EndReason::Repetition | EndReason::PerpetualCheck => {
+                        prop_assert_eq!(g.history().occurrences_of_current(), 4);
+                    }
+                    other => prop_assert!(false, "unexpected ending {:?}", other),
+                }
+            }
+        }
+    }
+}

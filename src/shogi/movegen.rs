@@ -81,41 +81,11 @@ impl ShogiRules {
         let me = pos.to_move;
         let board = &pos.board;
         for (i, slot) in board.iter().enumerate() {
-            let Some(p) = *slot else { continue };
-            if p.owner != me {
-                continue;
+            if let Some(p) = *slot {
+                if p.owner == me {
+                    self.piece_pseudo(pos, CellId(i as u16), p, &mut out);
+                }
             }
-            let from = CellId(i as u16);
-            self.piece_targets(board, from, p, &mut |to, t| {
-                if let Some(q) = board[to.index()] {
-                    if q.owner == me || q.kind == Kind::King {
-                        return;
-                    }
-                }
-                let facing = if p.has_facing() {
-                    p.facing.transported(t)
-                } else {
-                    p.facing
-                };
-                let mut push = |promote| {
-                    out.push(Action::Move {
-                        from,
-                        to,
-                        promote,
-                        facing,
-                    })
-                };
-                if p.promoted || !p.kind.can_promote() {
-                    push(false);
-                } else if self.is_dead(p.kind, facing, to) {
-                    push(true);
-                } else if self.in_band(me, from) || self.in_band(me, to) {
-                    push(false);
-                    push(true);
-                } else {
-                    push(false);
-                }
-            });
         }
         let hand = &pos.hands[me.index()];
         if hand.iter().any(|&n| n > 0) {
@@ -143,6 +113,64 @@ impl ShogiRules {
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// The board moves of the mover's piece `p` on `from` that movement,
+    /// capture and promotion rules allow (unsorted, maybe repeated).
+    fn piece_pseudo(&self, pos: &Position, from: CellId, p: Piece, out: &mut Vec<Action>) {
+        let me = pos.to_move;
+        let board = &pos.board;
+        self.piece_targets(board, from, p, &mut |to, t| {
+            if let Some(q) = board[to.index()] {
+                if q.owner == me || q.kind == Kind::King {
+                    return;
+                }
+            }
+            let facing = if p.has_facing() {
+                p.facing.transported(t)
+            } else {
+                p.facing
+            };
+            let mut push = |promote| {
+                out.push(Action::Move {
+                    from,
+                    to,
+                    promote,
+                    facing,
+                })
+            };
+            if p.promoted || !p.kind.can_promote() {
+                push(false);
+            } else if self.is_dead(p.kind, facing, to) {
+                push(true);
+            } else if self.in_band(me, from) || self.in_band(me, to) {
+                push(false);
+                push(true);
+            } else {
+                push(false);
+            }
+        });
+    }
+
+    /// The pseudo-legal board moves of the piece on `from`, sorted.
+    pub fn pseudo_from(&self, pos: &Position, from: CellId) -> Vec<Action> {
+        let mut out = vec![];
+        if let Some(p) = pos.piece_at(from) {
+            if p.owner == pos.to_move {
+                self.piece_pseudo(pos, from, p, &mut out);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The legal board moves of the piece on `from`, sorted.
+    pub fn legal_from(&self, pos: &Position, from: CellId) -> Vec<Action> {
+        let mut v = self.pseudo_from(pos, from);
+        let mut scratch = pos.board.clone();
+        v.retain(|a| self.is_legal_with(&mut scratch, pos, a));
+        v
     }
 
     /// The nifu files holding an unpromoted pawn of `p` (`SS-6.2`).

@@ -61,7 +61,10 @@ impl ShogiRules {
 
     /// Notation of one action in a position.
     pub fn action_text(&self, pos: &Position, action: &Action) -> String {
-        self.action_text_in(&self.legal(pos), action)
+        match *action {
+            Action::Move { from, .. } => self.action_text_in(&self.legal_from(pos, from), action),
+            Action::Drop { .. } => self.action_text_in(&[], action),
+        }
     }
 
     /// Notation of every legal action, sorted as text.
@@ -182,7 +185,7 @@ impl ShogiRules {
             }
         }
         let candidates: Vec<Action> = self
-            .pseudo(pos)
+            .pseudo_from(pos, from)
             .into_iter()
             .filter(|a| matches!(a, Action::Move { from: f, to: t, .. } if *f == from && *t == to))
             .collect();
