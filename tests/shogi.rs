@@ -229,6 +229,36 @@ mod corpus {
                     return Err(format!("keys: expected {expect}, actual {actual}"));
                 }
             }
+            "record" => {
+                let rec = &check["record"];
+                let verdict = if rec["rules"].as_str() != Some(r.rules_version()) {
+                    serde_json::json!({"verdict": "rejected", "ply": 0, "reason": "wrong-rules-version"})
+                } else {
+                    let start = match rec["start"]["kind"].as_str() {
+                        Some("initial") => Ok(r.start()),
+                        _ => r
+                            .parse_position(rec["start"]["position"].as_str().unwrap_or_default())
+                            .map_err(|e| e.to_string()),
+                    };
+                    match start {
+                        Err(_) => {
+                            serde_json::json!({"verdict": "rejected", "ply": 0, "reason": "bad-start"})
+                        }
+                        Ok(p) => {
+                            let mut g = Game::new(&r, p);
+                            for a in rec["actions"].as_array().into_iter().flatten() {
+                                let t = a.as_str().unwrap_or_default();
+                                g.play_text(t)
+                                    .map_err(|e| format!("record action {t}: {e}"))?;
+                            }
+                            serde_json::json!({"verdict": "accepted", "result": g.result()})
+                        }
+                    }
+                };
+                if &verdict != expect {
+                    return Err(format!("record: expected {expect}, actual {verdict}"));
+                }
+            }
             other => return Err(format!("unknown check kind {other}")),
         }
         Ok(())
