@@ -14,3 +14,4 @@ pub mod rules;
 pub mod shogi;
 pub mod spec;
 pub mod topology;
+pub mod variant;

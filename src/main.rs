@@ -15,6 +15,7 @@ use seams::geometry::Geometry;
 use seams::movement::{Facing, Pattern};
 use seams::spec::Library;
 use seams::topology::{CellId, mesh};
+use seams::variant::{self, At, Record, RecordVerdict};
 
 /// Reference implementation and conformance suite for chess and shogi on
 /// boards that are not flat planes: Möbius strips, Klein bottles and a
@@ -83,6 +84,68 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// List the variants and their rules versions.
+    Variants {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the legal actions of a position, one per line, sorted.
+    ///
+    /// Example: seams moves shogi-klein --moves e6-e7
+    Moves {
+        /// A variant name from `seams variants`.
+        variant: String,
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the leaves of the legal-action tree at a depth (perft).
+    ///
+    /// Game-end rules are ignored, as is conventional; distinct facings and
+    /// promotion choices are distinct actions. The count is the last line.
+    ///
+    /// Example: seams perft shogi-flat 3 --divide
+    Perft {
+        /// A variant name from `seams variants`.
+        variant: String,
+        /// How many plies deep.
+        depth: u32,
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Also print the count below each legal action.
+        #[arg(long)]
+        divide: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play actions as a game and print the position, check and result.
+    ///
+    /// `resign` and `draw` (an agreed draw) are recorded actions.
+    ///
+    /// Example: seams play chess-mobius --moves e2-e4,e8-e6
+    Play {
+        /// A variant name from `seams variants`.
+        variant: String,
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Work with JSON game records.
+    Record {
+        #[command(subcommand)]
+        command: RecordCommand,
+    },
+    /// The rules spec: clause coverage by corpus cases.
+    Spec {
+        #[command(subcommand)]
+        command: SpecCommand,
+    },
     /// Check the conformance corpus against the reference implementation.
     ///
     /// Exit status 0 when every case passes, 1 when any fails.
@@ -93,6 +156,68 @@ enum Command {
         /// Only cases whose id contains this text.
         #[arg(long = "case")]
         filter: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Where a question is asked: a start position and moves played from it.
+#[derive(clap::Args)]
+struct PositionArgs {
+    /// The start position as text, or a file holding it (default: the
+    /// variant's initial position).
+    #[arg(long, value_name = "TEXT|FILE")]
+    position: Option<String>,
+    /// Actions to play first, comma-separated, in canonical notation.
+    #[arg(long, value_delimiter = ',', value_name = "M1,M2,…")]
+    moves: Vec<String>,
+}
+
+impl PositionArgs {
+    /// Resolves `--position`: a path to an existing file is read.
+    fn position_text(&self) -> Result<Option<String>> {
+        match &self.position {
+            None => Ok(None),
+            Some(p) if std::path::Path::new(p).is_file() => {
+                let text = std::fs::read_to_string(p)
+                    .with_context(|| format!("reading the position file {p}"))?;
+                Ok(Some(text.trim().to_string()))
+            }
+            Some(p) => Ok(Some(p.clone())),
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum SpecCommand {
+    /// List every clause of spec/*/rules.md with the corpus cases that cite
+    /// it, by provenance. Exit status 1 when a clause has no case or a case
+    /// cites a clause that does not exist.
+    ///
+    /// Example: seams spec coverage --uncovered
+    Coverage {
+        /// Read cases from this folder instead of the built-in corpus.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Only list clauses without cases.
+        #[arg(long)]
+        uncovered: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum RecordCommand {
+    /// Replay a record and check every action, the result and the final
+    /// position. Exit status 0 when accepted, 1 when rejected.
+    ///
+    /// Example: seams record verify game.json
+    Verify {
+        /// The record file (JSON).
+        file: PathBuf,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -137,7 +262,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let lib = library(&cli.spec)?;
     match cli.command {
         Command::Boards { json } => {
-            let rows: Vec<serde_json::Value> = lib
+            let mut rows: Vec<serde_json::Value> = lib
                 .board_names()
                 .map(|n| {
                     let g = lib.geometry(n).expect("listed boards exist");
@@ -149,6 +274,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     })
                 })
                 .collect();
+            rows.extend(lib.solid_names().map(|n| {
+                let t = lib.solid(n).expect("listed solids exist");
+                serde_json::json!({
+                    "name": n,
+                    "title": t.title(),
+                    "cells": t.cell_count(),
+                    "file": lib.source(n),
+                })
+            }));
             if json {
                 println!("{}", serde_json::to_string_pretty(&rows)?);
             } else {
@@ -166,14 +300,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Geometry { board, json } => {
             let names: Vec<String> = match board {
                 Some(b) => {
-                    lib.geometry(&b)?;
+                    if lib.solid(&b).is_none() {
+                        lib.geometry(&b)?;
+                    }
                     vec![b]
                 }
-                None => lib.board_names().map(String::from).collect(),
+                None => lib
+                    .board_names()
+                    .chain(lib.solid_names())
+                    .map(String::from)
+                    .collect(),
             };
             let mut reports = Vec::new();
             for n in &names {
-                reports.push(geometry_report(lib.geometry(n)?));
+                reports.push(match lib.solid(n) {
+                    Some(t) => solid_report(t),
+                    None => geometry_report(lib.geometry(n)?),
+                });
             }
             if json {
                 let v = if reports.len() == 1 {
@@ -187,7 +330,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     if i > 0 {
                         println!();
                     }
-                    print!("{}", geometry_text(r));
+                    if r["shape"] == "tetrahedron" {
+                        print!("{}", solid_text(r));
+                    } else {
+                        print!("{}", geometry_text(r));
+                    }
                 }
             }
             Ok(ExitCode::SUCCESS)
@@ -200,12 +347,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             occupied,
             json,
         } => {
-            let geo = lib.geometry(&board)?;
-            let b = geo.board();
-            let start = b.parse_cell(&from)?;
             let Some(pattern) = Pattern::parse(&pattern) else {
                 bail!("unknown pattern '{pattern}' (use orthogonal, diagonal, knight or king)");
             };
+            if let Some(t) = lib.solid(&board) {
+                return solid_rays(t, &from, pattern, &occupied, json);
+            }
+            let geo = lib.geometry(&board)?;
+            let b = geo.board();
+            let start = b.parse_cell(&from)?;
             let facing = match facing {
                 None => None,
                 Some(f) => Some(
@@ -248,6 +398,201 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 println!("{} destinations", rows.len());
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Variants { json } => {
+            let rows: Vec<serde_json::Value> = variant::registry()
+                .iter()
+                .map(|v| serde_json::json!({"name": v.name(), "rules": v.rules_version()}))
+                .collect();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                for r in rows {
+                    println!(
+                        "{:<14} rules {}",
+                        r["name"].as_str().unwrap_or_default(),
+                        r["rules"].as_str().unwrap_or_default()
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Moves { variant, at, json } => {
+            let v = variant::find(&variant)?;
+            let position = at.position_text()?;
+            let actions = v.legal_actions(&At {
+                position: position.as_deref(),
+                moves: &at.moves,
+            })?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&actions)?);
+            } else {
+                for a in &actions {
+                    println!("{a}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Perft {
+            variant,
+            depth,
+            at,
+            divide,
+            json,
+        } => {
+            let v = variant::find(&variant)?;
+            let position = at.position_text()?;
+            let place = At {
+                position: position.as_deref(),
+                moves: &at.moves,
+            };
+            let rows = if divide {
+                Some(v.divide(&place, depth)?)
+            } else {
+                None
+            };
+            let total = match &rows {
+                Some(r) if depth > 0 => r.iter().map(|(_, n)| n).sum(),
+                _ => v.perft(&place, depth)?,
+            };
+            if json {
+                let mut out =
+                    serde_json::json!({"variant": variant, "depth": depth, "nodes": total});
+                if let Some(r) = &rows {
+                    out["divide"] = serde_json::json!(
+                        r.iter()
+                            .cloned()
+                            .collect::<std::collections::BTreeMap<_, _>>()
+                    );
+                }
+                println!("{}", serde_json::to_string_pretty(&out)?);
+            } else {
+                for (a, n) in rows.iter().flatten() {
+                    println!("{a} {n}");
+                }
+                println!("{total}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Play { variant, at, json } => {
+            let v = variant::find(&variant)?;
+            let position = at.position_text()?;
+            let played = v.play(&At {
+                position: position.as_deref(),
+                moves: &at.moves,
+            })?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&played)?);
+            } else {
+                println!("position {}", played.position);
+                println!("to move  {:?}", played.to_move);
+                println!("check    {}", if played.in_check { "yes" } else { "no" });
+                match played.result {
+                    None => println!("result   none (the game goes on)"),
+                    Some(r) => println!(
+                        "result   {} by {}",
+                        match r.winner {
+                            None => "draw".to_string(),
+                            Some(p) => format!("{p:?} player wins"),
+                        },
+                        serde_json::to_value(r.reason)?.as_str().unwrap_or_default()
+                    ),
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Record {
+            command: RecordCommand::Verify { file, json },
+        } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading the record {}", file.display()))?;
+            let record: Record = serde_json::from_str(&text).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: line {} column {}: {e}",
+                    file.display(),
+                    e.line(),
+                    e.column()
+                )
+            })?;
+            let v = variant::find(&record.variant)?;
+            let verdict = v.verify_record(&record);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&verdict)?);
+            } else {
+                match &verdict {
+                    RecordVerdict::Accepted { result, plies } => println!(
+                        "accepted: {plies} plies, result {}",
+                        serde_json::to_string(result)?
+                    ),
+                    RecordVerdict::Rejected { ply, message, .. } => {
+                        println!("rejected at ply {ply}: {message}")
+                    }
+                }
+            }
+            Ok(match verdict {
+                RecordVerdict::Accepted { .. } => ExitCode::SUCCESS,
+                RecordVerdict::Rejected { .. } => ExitCode::from(1),
+            })
+        }
+        Command::Spec {
+            command:
+                SpecCommand::Coverage {
+                    corpus,
+                    uncovered,
+                    json,
+                },
+        } => {
+            let corpus = match &corpus {
+                None => Corpus::builtin()?,
+                Some(dir) => Corpus::from_dir(dir)?,
+            };
+            let cov =
+                seams::conformance::coverage::coverage(&seams::spec::builtin_clauses(), &corpus);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&cov)?);
+            } else {
+                println!(
+                    "{:<10} {:>5} {:>9} {:>7} {:>11} {:>9}  file",
+                    "clause", "seed", "published", "derived", "cross-check", "reference"
+                );
+                for r in &cov.rows {
+                    if uncovered && !r.cases.is_empty() {
+                        continue;
+                    }
+                    let n = |k: &str| r.cases.get(k).map_or(0, Vec::len);
+                    println!(
+                        "{:<10} {:>5} {:>9} {:>7} {:>11} {:>9}  {}{}",
+                        r.clause,
+                        n("seed"),
+                        n("published"),
+                        n("derived"),
+                        n("cross-check"),
+                        n("reference"),
+                        r.file,
+                        if r.cases.is_empty() {
+                            "  UNCOVERED"
+                        } else {
+                            ""
+                        }
+                    );
+                }
+                for (case, clause) in &cov.unknown {
+                    println!("case {case} cites {clause}, which no spec defines");
+                }
+                let missing = cov.uncovered().count();
+                println!(
+                    "{} clauses, {} covered, {} uncovered, {} unknown citations",
+                    cov.rows.len(),
+                    cov.rows.len() - missing,
+                    missing,
+                    cov.unknown.len()
+                );
+            }
+            Ok(if cov.complete() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Command::Conform {
             corpus,
@@ -320,6 +665,112 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })
         }
     }
+}
+
+fn solid_report(t: &seams::topology::tetra::TetraBoard) -> serde_json::Value {
+    let mut v = serde_json::to_value(t.facts()).expect("facts serialize");
+    v["board"] = serde_json::json!(t.name());
+    v["title"] = serde_json::json!(t.title());
+    v["shape"] = serde_json::json!("tetrahedron");
+    v["side"] = serde_json::json!(t.side());
+    v
+}
+
+fn solid_text(r: &serde_json::Value) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} — {}",
+        r["board"].as_str().unwrap_or_default(),
+        r["title"].as_str().unwrap_or_default()
+    );
+    let hist = |v: &serde_json::Value| -> String {
+        let mut rows: Vec<(u64, String)> = v
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .map(|(k, n)| (k.parse().unwrap_or(0), format!("{k} cells from {n}")))
+                    .collect()
+            })
+            .unwrap_or_default();
+        rows.sort_by_key(|r| std::cmp::Reverse(r.0));
+        rows.into_iter().map(|r| r.1).collect::<Vec<_>>().join(", ")
+    };
+    let ranks: Vec<String> = r["rank_sizes"]
+        .as_array()
+        .map(|a| a.iter().map(|x| x.to_string()).collect())
+        .unwrap_or_default();
+    let bindings: Vec<String> = r["bindings"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|b| {
+                    format!(
+                        "{} ({} ranks)",
+                        b["cells"],
+                        if b["odd_ranks"] == true {
+                            "odd"
+                        } else {
+                            "even"
+                        }
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let _ = writeln!(s, "  {:<22} {}", "cells", r["cells"]);
+    let _ = writeln!(s, "  {:<22} {}", "rank sizes", ranks.join(", "));
+    let _ = writeln!(s, "  {:<22} {}", "rook reach", hist(&r["rook_reach"]));
+    let _ = writeln!(s, "  {:<22} {}", "bishop reach", hist(&r["bishop_reach"]));
+    let _ = writeln!(s, "  {:<22} {}", "bishop bindings", bindings.join(", "));
+    let _ = writeln!(
+        s,
+        "  {:<22} {}",
+        "gold directions", r["gold_open_directions"]
+    );
+    let _ = writeln!(
+        s,
+        "  {:<22} {}",
+        "silver directions", r["silver_open_directions"]
+    );
+    s
+}
+
+fn solid_rays(
+    t: &seams::topology::tetra::TetraBoard,
+    from: &str,
+    pattern: Pattern,
+    occupied: &[String],
+    json: bool,
+) -> Result<ExitCode> {
+    use seams::topology::tetra::TDir;
+    let start = t.parse_cell(from)?;
+    let blocked: Vec<CellId> = occupied
+        .iter()
+        .map(|c| t.parse_cell(c))
+        .collect::<Result<_, _>>()?;
+    let occ = |c: CellId| blocked.contains(&c);
+    let cells = match pattern {
+        Pattern::Orthogonal => t.reach(start, TDir::orthogonals(), true, &occ),
+        Pattern::Diagonal => t.reach(start, TDir::diagonals(), true, &occ),
+        Pattern::King => t.reach(start, TDir::all(), false, &occ),
+        Pattern::Knight => bail!("the tetrahedral board has no knight pattern"),
+    };
+    let names: Vec<String> = cells.iter().map(|&c| t.cell_name(c)).collect();
+    if json {
+        let rows: Vec<serde_json::Value> = names
+            .iter()
+            .map(|n| serde_json::json!({"cell": n, "transport": "identity"}))
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        for n in &names {
+            println!("{n}");
+        }
+        println!("{} destinations", names.len());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn geometry_report(geo: &Geometry) -> serde_json::Value {
@@ -435,7 +886,7 @@ fn geometry_text(r: &serde_json::Value) -> String {
                 .collect()
         })
         .unwrap_or_default();
-    reach.sort_by(|a, b| b.0.cmp(&a.0));
+    reach.sort_by_key(|r| std::cmp::Reverse(r.0));
     let reach: Vec<String> = reach.into_iter().map(|(_, s)| s).collect();
     row(&mut s, "bishop reach", reach.join(", "));
     let forbidden: Vec<&str> = r["forbidden_diagonals"]

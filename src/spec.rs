@@ -11,7 +11,8 @@ use std::path::Path;
 use include_dir::{Dir as EmbeddedDir, include_dir};
 
 use crate::geometry::Geometry;
-use crate::topology::file::{self, BoardError};
+use crate::topology::file::{self, AnyBoard, BoardError};
+use crate::topology::tetra::TetraBoard;
 
 static SPEC: EmbeddedDir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec");
 
@@ -36,6 +37,7 @@ pub enum SpecError {
 #[derive(Debug)]
 pub struct Library {
     boards: BTreeMap<String, (String, Geometry)>,
+    solids: BTreeMap<String, (String, TetraBoard)>,
 }
 
 impl Library {
@@ -84,24 +86,53 @@ impl Library {
 
     /// Validates board files given as (label, text) pairs.
     pub fn from_files(files: Vec<(String, String)>) -> Result<Library, SpecError> {
-        let mut boards = BTreeMap::new();
+        let mut lib = Library {
+            boards: BTreeMap::new(),
+            solids: BTreeMap::new(),
+        };
         for (path, text) in files {
-            let board = file::load(&path, &text)?;
-            let name = board.name().to_string();
-            if let Some((other, _)) = boards.get(&name) {
+            let loaded = file::load_any(&path, &text)?;
+            let name = match &loaded {
+                AnyBoard::Charts(b) => b.name().to_string(),
+                AnyBoard::Tetrahedron(t) => t.name().to_string(),
+            };
+            let other = lib
+                .boards
+                .get(&name)
+                .map(|(p, _)| p)
+                .or_else(|| lib.solids.get(&name).map(|(p, _)| p));
+            if let Some(other) = other {
                 return Err(SpecError::Duplicate {
                     path,
                     name,
-                    other: String::clone(other),
+                    other: other.clone(),
                 });
             }
-            boards.insert(name, (path, Geometry::new(board)));
+            match loaded {
+                AnyBoard::Charts(b) => {
+                    lib.boards.insert(name, (path, Geometry::new(b)));
+                }
+                AnyBoard::Tetrahedron(t) => {
+                    lib.solids.insert(name, (path, t));
+                }
+            }
         }
-        Ok(Library { boards })
+        Ok(lib)
     }
 
+    /// Names of the chart boards (square complexes).
     pub fn board_names(&self) -> impl Iterator<Item = &str> {
         self.boards.keys().map(String::as_str)
+    }
+
+    /// Names of the tetrahedral boards.
+    pub fn solid_names(&self) -> impl Iterator<Item = &str> {
+        self.solids.keys().map(String::as_str)
+    }
+
+    /// A tetrahedral board by name.
+    pub fn solid(&self, name: &str) -> Option<&TetraBoard> {
+        self.solids.get(name).map(|(_, t)| t)
     }
 
     /// The board's geometry, or an error listing the known names.
@@ -111,12 +142,94 @@ impl Library {
             .map(|(_, g)| g)
             .ok_or_else(|| SpecError::UnknownBoard {
                 name: name.to_string(),
-                known: self.boards.keys().cloned().collect::<Vec<_>>().join(", "),
+                known: self
+                    .boards
+                    .keys()
+                    .chain(self.solids.keys())
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", "),
             })
     }
 
     /// The file a board was loaded from.
     pub fn source(&self, name: &str) -> Option<&str> {
-        self.boards.get(name).map(|(p, _)| p.as_str())
+        self.boards
+            .get(name)
+            .map(|(p, _)| p.as_str())
+            .or_else(|| self.solids.get(name).map(|(p, _)| p.as_str()))
     }
+}
+
+/// A numbered clause of a family's `rules.md`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Clause {
+    /// `GEO-3.1`, `SS-5.3`, or an interpretation such as `SS-I2`.
+    pub id: String,
+    /// The spec file it is defined in, e.g. `spec/geometry/rules.md`.
+    pub file: String,
+    /// The first line of its text, for listings.
+    pub summary: String,
+    /// Interpretations (`X-I<n>`) record a reading of an open point.
+    pub interpretation: bool,
+}
+
+/// Whether `s` is a clause number: upper-case letters, a dash, then either
+/// dotted numbers (`GEO-3.1`) or `I` and a number (`SS-I2`).
+pub fn is_clause_id(s: &str) -> bool {
+    let Some((prefix, rest)) = s.split_once('-') else {
+        return false;
+    };
+    let prefix_ok = !prefix.is_empty() && prefix.bytes().all(|b| b.is_ascii_uppercase());
+    let rest_ok = match rest.strip_prefix('I') {
+        Some(n) => !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
+        None => {
+            !rest.is_empty()
+                && rest
+                    .split('.')
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        }
+    };
+    prefix_ok && rest_ok
+}
+
+/// Reads clause definitions from a rules text: every line whose first bold
+/// span (`**…**`) is a clause number defines that clause.
+pub fn parse_clauses(file: &str, text: &str) -> Vec<Clause> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(start) = line.find("**") else {
+            continue;
+        };
+        let after = &line[start + 2..];
+        let Some(end) = after.find("**") else {
+            continue;
+        };
+        let id = after[..end].trim();
+        if !is_clause_id(id) {
+            continue;
+        }
+        let summary = after[end + 2..].trim().to_string();
+        out.push(Clause {
+            id: id.to_string(),
+            file: file.to_string(),
+            summary,
+            interpretation: id.split_once('-').is_some_and(|(_, r)| r.starts_with('I')),
+        });
+    }
+    out
+}
+
+/// Every clause defined in the embedded `spec/*/rules.md` files.
+pub fn builtin_clauses() -> Vec<Clause> {
+    let mut out = Vec::new();
+    for dir in SPEC.dirs() {
+        for f in dir.files() {
+            if f.path().file_name().is_some_and(|n| n == "rules.md") {
+                let label = format!("spec/{}", f.path().display());
+                out.extend(parse_clauses(&label, f.contents_utf8().unwrap_or_default()));
+            }
+        }
+    }
+    out
 }

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::movement::{Facing, Pattern};
+use crate::rules::{GameResult, IllegalReason};
+use crate::variant::{Record, RecordReason};
 
 /// One corpus file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -126,6 +128,75 @@ pub struct OrbitExpect {
     pub charts: Vec<String>,
 }
 
+/// Expected verdict on a board file.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct BoardFileExpect {
+    pub valid: bool,
+    /// For an invalid file: what kind of inconsistency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<crate::topology::file::BoardErrorKind>,
+    /// For an invalid file: the entry named, such as `north[1]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
+}
+
+/// Expected legality of one action.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ActionExpect {
+    pub legal: bool,
+    /// For an illegal action: the reason code from the fixed list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<IllegalReason>,
+}
+
+/// Expected state after playing moves as a game.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PlayExpect {
+    /// The position text, compared after normalising both sides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_check: Option<bool>,
+    /// `null` when the game goes on.
+    pub result: Option<GameResult>,
+}
+
+/// A position named by a start (default: initial) and moves played from it.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Place {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<String>,
+}
+
+/// Whether two positions' repetition keys agree.
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum KeyRelation {
+    Equal,
+    Different,
+}
+
+/// Expected verdict on a game record.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "verdict", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum RecordExpect {
+    Accepted {
+        result: Option<GameResult>,
+    },
+    Rejected {
+        ply: usize,
+        reason: RecordReason,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        illegal: Option<IllegalReason>,
+    },
+}
+
 /// A question about the rules and its expected answer.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
@@ -174,6 +245,64 @@ pub enum Check {
         board: String,
         expect: Vec<OrbitExpect>,
     },
+    /// Derived facts of a tetrahedral board (subset comparison: only the
+    /// fields present in `expect` are compared).
+    SolidFacts {
+        board: String,
+        expect: serde_json::Map<String, serde_json::Value>,
+    },
+    /// Whether a board data file (TOML text) is accepted, or which entry is
+    /// rejected and why.
+    BoardFile {
+        text: String,
+        expect: BoardFileExpect,
+    },
+    /// The exact set of legal actions (canonical notation).
+    LegalActions {
+        variant: String,
+        #[serde(flatten)]
+        at: Place,
+        expect: Vec<String>,
+    },
+    /// Whether one action is legal, and if not, why.
+    Action {
+        variant: String,
+        #[serde(flatten)]
+        at: Place,
+        action: String,
+        expect: ActionExpect,
+    },
+    /// The perft count at a depth, optionally with per-action counts.
+    Perft {
+        variant: String,
+        #[serde(flatten)]
+        at: Place,
+        depth: u32,
+        expect: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        divide: Option<BTreeMap<String, u64>>,
+    },
+    /// The state after playing the moves as a game: position, check, result.
+    Play {
+        variant: String,
+        #[serde(flatten)]
+        at: Place,
+        expect: PlayExpect,
+    },
+    /// Whether two positions have equal repetition keys.
+    Keys {
+        variant: String,
+        a: Place,
+        b: Place,
+        expect: KeyRelation,
+    },
+    /// Whether a game record is accepted (with its result) or rejected at
+    /// its first bad ply with a reason.
+    Record {
+        variant: String,
+        record: Record,
+        expect: RecordExpect,
+    },
 }
 
 impl Check {
@@ -186,11 +315,19 @@ impl Check {
             Check::BishopReach { .. } => "bishop-reach",
             Check::DiagonalComponents { .. } => "diagonal-components",
             Check::FileOrbits { .. } => "file-orbits",
+            Check::BoardFile { .. } => "board-file",
+            Check::SolidFacts { .. } => "solid-facts",
+            Check::LegalActions { .. } => "legal-actions",
+            Check::Action { .. } => "action",
+            Check::Perft { .. } => "perft",
+            Check::Play { .. } => "play",
+            Check::Keys { .. } => "keys",
+            Check::Record { .. } => "record",
         }
     }
 
-    /// The board a geometry question is about.
-    pub fn board(&self) -> &str {
+    /// What the question is about: a board (geometry) or a variant (rules).
+    pub fn subject(&self) -> Subject<'_> {
         match self {
             Check::Invariants { board, .. }
             | Check::Walk { board, .. }
@@ -198,9 +335,26 @@ impl Check {
             | Check::ForbiddenDiagonals { board, .. }
             | Check::BishopReach { board, .. }
             | Check::DiagonalComponents { board, .. }
-            | Check::FileOrbits { board, .. } => board,
+            | Check::FileOrbits { board, .. }
+            | Check::SolidFacts { board, .. } => Subject::Board(board),
+            Check::BoardFile { .. } => Subject::BoardFile,
+            Check::LegalActions { variant, .. }
+            | Check::Action { variant, .. }
+            | Check::Perft { variant, .. }
+            | Check::Play { variant, .. }
+            | Check::Keys { variant, .. }
+            | Check::Record { variant, .. } => Subject::Variant(variant),
         }
     }
+}
+
+/// A case is about a board's geometry or about a variant's rules.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Subject<'a> {
+    Board(&'a str),
+    /// A board data file given inline.
+    BoardFile,
+    Variant(&'a str),
 }
 
 impl Case {

@@ -8,6 +8,7 @@
 //! crate and compares. The format is specified in `conformance/README.md`.
 
 pub mod case;
+pub mod coverage;
 pub mod reference;
 
 pub use case::{Case, CaseFile, Check, Provenance};

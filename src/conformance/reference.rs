@@ -4,11 +4,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::case::{Arrival, Case, Check, InvariantsExpect, OrbitExpect};
+use super::case::{
+    ActionExpect, Arrival, Case, Check, InvariantsExpect, KeyRelation, OrbitExpect, Place,
+    PlayExpect, RecordExpect, Subject,
+};
 use crate::geometry::Geometry;
 use crate::movement::{Facing, Landing};
 use crate::spec::Library;
 use crate::topology::{CellId, Dir, mesh};
+use crate::variant::{self, At, RecordVerdict, Variant};
 
 /// The result of checking one case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,8 +84,26 @@ fn arrival(geo: &Geometry, l: Landing, facing: Option<Facing>) -> Arrival {
     }
 }
 
+fn at(place: &Place) -> At<'_> {
+    At {
+        position: place.position.as_deref(),
+        moves: &place.moves,
+    }
+}
+
 fn answer(check: &Check, lib: &Library) -> Result<Outcome, String> {
-    let geo = lib.geometry(check.board()).map_err(|e| e.to_string())?;
+    let board_name = match check.subject() {
+        Subject::Board(b) => b,
+        Subject::BoardFile => return Ok(answer_board_file(check)),
+        Subject::Variant(v) => {
+            let variant = variant::find(v).map_err(|e| e.to_string())?;
+            return answer_rules(check, variant).map_err(|e| e.to_string());
+        }
+    };
+    if let Some(solid) = lib.solid(board_name) {
+        return answer_solid(check, solid);
+    }
+    let geo = lib.geometry(board_name).map_err(|e| e.to_string())?;
     let board = geo.board();
     Ok(match check {
         Check::Invariants { expect, .. } => {
@@ -197,6 +219,189 @@ fn answer(check: &Check, lib: &Library) -> Result<Outcome, String> {
                 .collect();
             compare(expect, &actual, "file orbits differ".into())
         }
+        _ => unreachable!("rules questions are answered by answer_rules"),
+    })
+}
+
+/// Answers a geometry question about a tetrahedral board.
+fn answer_solid(
+    check: &Check,
+    solid: &crate::topology::tetra::TetraBoard,
+) -> Result<Outcome, String> {
+    use crate::movement::Pattern;
+    use crate::topology::tetra::TDir;
+    match check {
+        Check::SolidFacts { expect, .. } => {
+            let full = serde_json::to_value(solid.facts()).map_err(|e| e.to_string())?;
+            let mut actual = serde_json::Map::new();
+            for key in expect.keys() {
+                let v = full
+                    .get(key)
+                    .ok_or_else(|| format!("'{key}' is not a solid fact"))?;
+                actual.insert(key.clone(), v.clone());
+            }
+            Ok(compare(expect, &actual, "solid facts differ".into()))
+        }
+        Check::Reach {
+            from,
+            pattern,
+            occupied,
+            expect,
+            ..
+        } => {
+            let start = solid.parse_cell(from).map_err(|e| e.to_string())?;
+            let blocked: BTreeSet<CellId> = occupied
+                .iter()
+                .map(|c| solid.parse_cell(c).map_err(|e| e.to_string()))
+                .collect::<Result<_, _>>()?;
+            let occ = |c: CellId| blocked.contains(&c);
+            let cells = match pattern {
+                Pattern::Orthogonal => solid.reach(start, TDir::orthogonals(), true, &occ),
+                Pattern::Diagonal => solid.reach(start, TDir::diagonals(), true, &occ),
+                Pattern::King => solid.reach(start, TDir::all(), false, &occ),
+                Pattern::Knight => {
+                    return Err("the tetrahedral board has no knight pattern".into());
+                }
+            };
+            let actual: Vec<Arrival> = cells
+                .into_iter()
+                .map(|c| Arrival {
+                    cell: solid.cell_name(c),
+                    transport: "identity".into(),
+                    facing: None,
+                })
+                .collect();
+            Ok(compare_sets(expect, &actual))
+        }
+        other => Err(format!(
+            "a '{}' question does not apply to the tetrahedral board {}",
+            other.kind(),
+            solid.name()
+        )),
+    }
+}
+
+fn answer_board_file(check: &Check) -> Outcome {
+    let Check::BoardFile { text, expect } = check else {
+        unreachable!("only board-file questions come here")
+    };
+    let actual = match crate::topology::file::load("case", text) {
+        Ok(_) => super::case::BoardFileExpect {
+            valid: true,
+            error: None,
+            entry: None,
+        },
+        Err(e) => super::case::BoardFileExpect {
+            valid: false,
+            error: Some(e.kind),
+            entry: Some(e.entry.clone()),
+        },
+    };
+    compare(expect, &actual, "board file verdict".into())
+}
+
+/// Answers a rules question through the variant's text interface, exactly
+/// as an outside engine would be asked.
+fn answer_rules(check: &Check, v: &dyn Variant) -> Result<Outcome, variant::VariantError> {
+    Ok(match check {
+        Check::LegalActions {
+            at: place, expect, ..
+        } => compare_sets(expect, &v.legal_actions(&at(place))?),
+        Check::Action {
+            at: place,
+            action,
+            expect,
+            ..
+        } => {
+            let actual = match v.check_action(&at(place), action)? {
+                Ok(_) => ActionExpect {
+                    legal: true,
+                    reason: None,
+                },
+                Err(e) => ActionExpect {
+                    legal: false,
+                    reason: Some(e.code),
+                },
+            };
+            compare(expect, &actual, format!("action '{action}'"))
+        }
+        Check::Perft {
+            at: place,
+            depth,
+            expect,
+            divide,
+            ..
+        } => match divide {
+            None => compare(
+                expect,
+                &v.perft(&at(place), *depth)?,
+                format!("perft({depth})"),
+            ),
+            Some(want) => {
+                let got: BTreeMap<String, u64> =
+                    v.divide(&at(place), *depth)?.into_iter().collect();
+                let total: u64 = got.values().sum();
+                if total != *expect {
+                    compare(expect, &total, format!("perft({depth})"))
+                } else {
+                    compare(want, &got, format!("perft({depth}) divide"))
+                }
+            }
+        },
+        Check::Play {
+            at: place, expect, ..
+        } => {
+            let played = v.play(&at(place))?;
+            // Compare positions through the variant's own parser so that
+            // equivalent spellings agree.
+            let position = expect.position.as_ref().map(|_| played.position.clone());
+            let expected_position = expect.position.as_ref().map(|text| {
+                v.play(&At {
+                    position: Some(text),
+                    moves: &[],
+                })
+                .map(|p| p.position)
+                .unwrap_or_else(|e| format!("<unparsable: {e}>"))
+            });
+            let want = PlayExpect {
+                position: expected_position,
+                in_check: expect.in_check,
+                result: expect.result,
+            };
+            let actual = PlayExpect {
+                position,
+                in_check: expect.in_check.map(|_| played.in_check),
+                result: played.result,
+            };
+            compare(&want, &actual, "state after the moves".into())
+        }
+        Check::Keys { a, b, expect, .. } => {
+            let ka = v.play(&at(a))?.key;
+            let kb = v.play(&at(b))?.key;
+            let actual = if ka == kb {
+                KeyRelation::Equal
+            } else {
+                KeyRelation::Different
+            };
+            compare(expect, &actual, format!("keys: a = {ka}, b = {kb}"))
+        }
+        Check::Record { record, expect, .. } => {
+            let actual = match v.verify_record(record) {
+                RecordVerdict::Accepted { result, .. } => RecordExpect::Accepted { result },
+                RecordVerdict::Rejected {
+                    ply,
+                    reason,
+                    illegal,
+                    ..
+                } => RecordExpect::Rejected {
+                    ply,
+                    reason,
+                    illegal,
+                },
+            };
+            compare(expect, &actual, "record verdict".into())
+        }
+        _ => unreachable!("geometry questions are answered by answer"),
     })
 }
 

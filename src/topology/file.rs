@@ -68,7 +68,8 @@ pub struct Transition {
 }
 
 /// What kind of inconsistency a board file has; tests match on this.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum BoardErrorKind {
     /// Not valid TOML, a missing field, an unknown key or a wrong value type.
     Syntax,
@@ -98,6 +99,55 @@ pub struct BoardError {
     pub entry: String,
     pub message: String,
     pub kind: BoardErrorKind,
+}
+
+/// A loaded board of either shape.
+#[derive(Clone, Debug)]
+pub enum AnyBoard {
+    /// Rectangular charts glued along their sides.
+    Charts(Board),
+    /// A tetrahedron of lattice cells.
+    Tetrahedron(super::tetra::TetraBoard),
+}
+
+/// Parses a board file of any shape: a `shape = "tetrahedron"` key selects
+/// the tetrahedral form; without it the file describes glued charts.
+pub fn load_any(file: &str, text: &str) -> Result<AnyBoard, BoardError> {
+    let syntax = |e: toml::de::Error| BoardError {
+        file: file.to_string(),
+        entry: e
+            .span()
+            .map(|s| format!("bytes {}..{}", s.start, s.end))
+            .unwrap_or_else(|| "document".into()),
+        message: e.message().trim().to_string(),
+        kind: BoardErrorKind::Syntax,
+    };
+    let table: toml::Table = toml::from_str(text).map_err(syntax)?;
+    match table.get("shape").map(|v| v.as_str()) {
+        None => load(file, text).map(AnyBoard::Charts),
+        Some(Some("tetrahedron")) => {
+            let spec: super::tetra::TetraFile = toml::from_str(text).map_err(syntax)?;
+            super::tetra::TetraBoard::new(&spec.name, &spec.title, spec.side)
+                .map(AnyBoard::Tetrahedron)
+                .map_err(|message| BoardError {
+                    file: file.to_string(),
+                    entry: "side".into(),
+                    message,
+                    kind: BoardErrorKind::Shape,
+                })
+        }
+        Some(other) => Err(BoardError {
+            file: file.to_string(),
+            entry: "shape".into(),
+            message: format!(
+                "unknown shape {}: use \"tetrahedron\", or leave 'shape' out for glued charts",
+                other
+                    .map(|s| format!("'{s}'"))
+                    .unwrap_or_else(|| "(not a string)".into())
+            ),
+            kind: BoardErrorKind::Shape,
+        }),
+    }
 }
 
 /// Parses and validates one board file. `file` labels errors.

@@ -13,6 +13,7 @@
 
 pub mod file;
 pub mod mesh;
+pub mod tetra;
 
 use std::fmt;
 

@@ -1,0 +1,370 @@
+//! Rule families seen through text, and the registry of shipped variants.
+//!
+//! [`Variant`] is the one interface the CLI, the corpus checker and the
+//! engine protocol use: positions and actions are strings in each family's
+//! documented formats. It is implemented once, for every [`Rules`] family,
+//! by the blanket impl below, so a family never writes glue code.
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{
+    ActionError, EndReason, Game, GameAction, GameResult, IllegalReason, Player, PositionError,
+    Rules,
+};
+
+/// Where a question is asked: a position (default: the initial one) and
+/// actions played from it first.
+#[derive(Clone, Debug, Default)]
+pub struct At<'a> {
+    pub position: Option<&'a str>,
+    pub moves: &'a [String],
+}
+
+/// A question that cannot be asked: its position or a leading move is bad.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VariantError {
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    #[error("move {ply} '{text}' cannot be played: {error}")]
+    Move {
+        ply: usize,
+        text: String,
+        error: ActionError,
+    },
+    #[error("unknown variant '{name}' (known: {known})")]
+    Unknown { name: String, known: String },
+}
+
+/// The state after playing moves as a game (endings adjudicated).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Played {
+    pub position: String,
+    pub to_move: Player,
+    pub in_check: bool,
+    pub result: Option<GameResult>,
+    pub key: String,
+    /// How often the current position has occurred in this game.
+    pub occurrences: u32,
+}
+
+/// A saved game: everything needed to replay and check it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    pub variant: String,
+    /// The rules version the game was played under.
+    pub rules: String,
+    pub start: RecordStart,
+    /// Every action in canonical notation, `resign` and `draw` included.
+    pub actions: Vec<String>,
+    /// The claimed result; `null` for a game still in progress.
+    pub result: Option<GameResult>,
+    /// The claimed final position, checked when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_position: Option<String>,
+}
+
+/// How a recorded game began.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum RecordStart {
+    /// The variant's initial position.
+    Initial,
+    /// A labelled edited setup, which need not be reachable.
+    Edited { position: String },
+}
+
+/// Why a record was refused.
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum RecordReason {
+    WrongVariant,
+    WrongRulesVersion,
+    BadStart,
+    /// An action is not legal; `illegal` says why.
+    IllegalAction,
+    ResultMismatch,
+    FinalPositionMismatch,
+}
+
+/// The outcome of replaying a record.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "verdict", rename_all = "kebab-case")]
+pub enum RecordVerdict {
+    Accepted {
+        result: Option<GameResult>,
+        plies: usize,
+    },
+    Rejected {
+        /// The 1-based ply of the first bad action; 0 for the header, and
+        /// one past the last action for bad final data.
+        ply: usize,
+        reason: RecordReason,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        illegal: Option<IllegalReason>,
+        message: String,
+    },
+}
+
+/// A rule family instance seen through text.
+pub trait Variant: Send + Sync {
+    fn name(&self) -> &str;
+    fn rules_version(&self) -> &str;
+    fn start_position(&self) -> String;
+    /// Canonical texts of all legal actions, sorted.
+    fn legal_actions(&self, at: &At) -> Result<Vec<String>, VariantError>;
+    /// Whether `action` is legal (its canonical text) or why not.
+    fn check_action(
+        &self,
+        at: &At,
+        action: &str,
+    ) -> Result<Result<String, ActionError>, VariantError>;
+    fn perft(&self, at: &At, depth: u32) -> Result<u64, VariantError>;
+    /// Perft below each legal action, sorted by action text.
+    fn divide(&self, at: &At, depth: u32) -> Result<Vec<(String, u64)>, VariantError>;
+    /// Plays the moves as a game and reports the state and result.
+    fn play(&self, at: &At) -> Result<Played, VariantError>;
+    fn verify_record(&self, record: &Record) -> RecordVerdict;
+}
+
+/// Plays `at` without game-end rules: parse each move in turn.
+fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
+    let mut pos = match at.position {
+        None => rules.start(),
+        Some(text) => rules.parse_position(text)?,
+    };
+    for (i, text) in at.moves.iter().enumerate() {
+        let a = rules
+            .parse_action(&pos, text)
+            .map_err(|error| VariantError::Move {
+                ply: i + 1,
+                text: text.clone(),
+                error,
+            })?;
+        pos = rules.apply(&pos, &a);
+    }
+    Ok(pos)
+}
+
+impl<R: Rules> Variant for R {
+    fn name(&self) -> &str {
+        self.variant()
+    }
+    fn rules_version(&self) -> &str {
+        Rules::rules_version(self)
+    }
+    fn start_position(&self) -> String {
+        self.format_position(&self.start())
+    }
+
+    fn legal_actions(&self, at: &At) -> Result<Vec<String>, VariantError> {
+        let pos = reach(self, at)?;
+        let mut out: Vec<String> = Rules::legal_actions(self, &pos)
+            .iter()
+            .map(|a| self.format_action(&pos, a))
+            .collect();
+        out.sort();
+        Ok(out)
+    }
+
+    fn check_action(
+        &self,
+        at: &At,
+        action: &str,
+    ) -> Result<Result<String, ActionError>, VariantError> {
+        let pos = reach(self, at)?;
+        Ok(self
+            .parse_action(&pos, action)
+            .map(|a| self.format_action(&pos, &a)))
+    }
+
+    fn perft(&self, at: &At, depth: u32) -> Result<u64, VariantError> {
+        let pos = reach(self, at)?;
+        Ok(Rules::perft(self, &pos, depth))
+    }
+
+    fn divide(&self, at: &At, depth: u32) -> Result<Vec<(String, u64)>, VariantError> {
+        let pos = reach(self, at)?;
+        let mut out: Vec<(String, u64)> = Rules::legal_actions(self, &pos)
+            .iter()
+            .map(|a| {
+                let below = Rules::perft(self, &self.apply(&pos, a), depth.saturating_sub(1));
+                (self.format_action(&pos, a), below)
+            })
+            .collect();
+        out.sort();
+        Ok(out)
+    }
+
+    fn play(&self, at: &At) -> Result<Played, VariantError> {
+        let start = match at.position {
+            None => self.start(),
+            Some(text) => self.parse_position(text)?,
+        };
+        let mut game = Game::new(self, start);
+        for (i, text) in at.moves.iter().enumerate() {
+            game.play_text(text).map_err(|error| VariantError::Move {
+                ply: i + 1,
+                text: text.clone(),
+                error,
+            })?;
+        }
+        let pos = game.position();
+        Ok(Played {
+            position: self.format_position(pos),
+            to_move: self.to_move(pos),
+            in_check: self.in_check(pos),
+            result: game.result(),
+            key: self.key(pos),
+            occurrences: game.history().occurrences_of_current(),
+        })
+    }
+
+    fn verify_record(&self, record: &Record) -> RecordVerdict {
+        let reject = |ply, reason, illegal, message: String| RecordVerdict::Rejected {
+            ply,
+            reason,
+            illegal,
+            message,
+        };
+        if record.variant != self.variant() {
+            return reject(
+                0,
+                RecordReason::WrongVariant,
+                None,
+                format!(
+                    "the record is for '{}', not '{}'",
+                    record.variant,
+                    self.variant()
+                ),
+            );
+        }
+        if record.rules != Rules::rules_version(self) {
+            return reject(
+                0,
+                RecordReason::WrongRulesVersion,
+                None,
+                format!(
+                    "the record was played under rules {}, this engine implements {}",
+                    record.rules,
+                    Rules::rules_version(self)
+                ),
+            );
+        }
+        let start = match &record.start {
+            RecordStart::Initial => self.start(),
+            RecordStart::Edited { position } => match self.parse_position(position) {
+                Ok(p) => p,
+                Err(e) => return reject(0, RecordReason::BadStart, None, e.to_string()),
+            },
+        };
+        // Replaying is one legality check per ply, so the cost grows
+        // linearly with the record's length; there is no length limit.
+        let mut game = Game::new(self, start);
+        for (i, text) in record.actions.iter().enumerate() {
+            if let Err(e) = game.play_text(text) {
+                return reject(
+                    i + 1,
+                    RecordReason::IllegalAction,
+                    Some(e.code),
+                    format!("ply {} '{text}': {}", i + 1, e.message),
+                );
+            }
+        }
+        let after = record.actions.len() + 1;
+        if game.result() != record.result {
+            return reject(
+                after,
+                RecordReason::ResultMismatch,
+                None,
+                format!(
+                    "the record claims {}, but replaying it gives {}",
+                    describe(record.result),
+                    describe(game.result())
+                ),
+            );
+        }
+        if let Some(claimed) = &record.final_position {
+            let actual = self.format_position(game.position());
+            let same = self
+                .parse_position(claimed)
+                .map(|p| self.format_position(&p) == actual)
+                .unwrap_or(false);
+            if !same {
+                return reject(
+                    after,
+                    RecordReason::FinalPositionMismatch,
+                    None,
+                    format!(
+                        "the record's final position '{claimed}' differs from the replayed '{actual}'"
+                    ),
+                );
+            }
+        }
+        let plies = game
+            .actions()
+            .iter()
+            .filter(|a| matches!(a, GameAction::Play(_)))
+            .count();
+        RecordVerdict::Accepted {
+            result: game.result(),
+            plies,
+        }
+    }
+}
+
+fn describe(r: Option<GameResult>) -> String {
+    match r {
+        None => "no result (the game goes on)".into(),
+        Some(GameResult {
+            winner: None,
+            reason,
+        }) => format!("a draw by {}", reason_name(reason)),
+        Some(GameResult {
+            winner: Some(p),
+            reason,
+        }) => format!(
+            "a win for the {} player by {}",
+            if p == Player::First {
+                "first"
+            } else {
+                "second"
+            },
+            reason_name(reason)
+        ),
+    }
+}
+
+fn reason_name(r: EndReason) -> String {
+    serde_json::to_value(r)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+/// Every shipped variant, built once from the embedded spec.
+pub fn registry() -> &'static [Box<dyn Variant>] {
+    static ALL: OnceLock<Vec<Box<dyn Variant>>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let all: Vec<Box<dyn Variant>> = Vec::new();
+        all
+    })
+}
+
+/// Looks a variant up by name.
+pub fn find(name: &str) -> Result<&'static dyn Variant, VariantError> {
+    registry()
+        .iter()
+        .find(|v| v.name() == name)
+        .map(|b| b.as_ref())
+        .ok_or_else(|| VariantError::Unknown {
+            name: name.to_string(),
+            known: registry()
+                .iter()
+                .map(|v| v.name().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}

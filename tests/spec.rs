@@ -1,0 +1,66 @@
+//! Traceability: every corpus citation names a spec clause, and every
+//! clause of every `spec/*/rules.md` is pinned by at least one case.
+
+use seams::conformance::Corpus;
+use seams::conformance::coverage::coverage;
+use seams::spec::{builtin_clauses, is_clause_id, parse_clauses};
+
+#[test]
+fn every_citation_names_a_clause_and_every_clause_has_a_case() {
+    let corpus = Corpus::builtin().expect("the built-in corpus loads");
+    let cov = coverage(&builtin_clauses(), &corpus);
+    let unknown: Vec<String> = cov
+        .unknown
+        .iter()
+        .map(|(case, clause)| format!("{case} cites {clause}"))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "citations of undefined clauses:\n{}",
+        unknown.join("\n")
+    );
+    let uncovered: Vec<&str> = cov.uncovered().map(|r| r.clause.as_str()).collect();
+    assert!(
+        uncovered.is_empty(),
+        "clauses without a case: {uncovered:?}"
+    );
+}
+
+#[test]
+fn clause_numbers_are_unique() {
+    let clauses = builtin_clauses();
+    let mut ids: Vec<&str> = clauses.iter().map(|c| c.id.as_str()).collect();
+    ids.sort_unstable();
+    let before = ids.len();
+    ids.dedup();
+    assert_eq!(before, ids.len(), "a clause number is defined twice");
+}
+
+/// Parses a rules text and lists the clause ids found.
+fn check(text: &str, expect: &[&str]) {
+    let got: Vec<String> = parse_clauses("t.md", text)
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
+    assert_eq!(got, expect);
+}
+
+#[test]
+fn clause_lines_are_recognised() {
+    check("- **GEO-3.1** A diagonal…", &["GEO-3.1"]);
+    check("- **SS-I2** Interpretation: …", &["SS-I2"]);
+    check("**SC-10.4.2** deep numbering", &["SC-10.4.2"]);
+    check("- **Not a clause** text", &[]);
+    check("plain text with GEO-3.1 but no bold", &[]);
+    check("- **geo-3.1** lower case", &[]);
+    check("- **GEO-** empty number", &[]);
+}
+
+#[test]
+fn clause_id_shape() {
+    assert!(is_clause_id("GEO-7.6"));
+    assert!(is_clause_id("KY-I1"));
+    assert!(!is_clause_id("GEO-7."));
+    assert!(!is_clause_id("GEO7.6"));
+    assert!(!is_clause_id("GEO-I"));
+}
