@@ -348,7 +348,10 @@ fn reason_name(r: EndReason) -> String {
 pub fn registry() -> &'static [Box<dyn Variant>] {
     static ALL: OnceLock<Vec<Box<dyn Variant>>> = OnceLock::new();
     ALL.get_or_init(|| {
-        let all: Vec<Box<dyn Variant>> = Vec::new();
+        let mut all: Vec<Box<dyn Variant>> = Vec::new();
+        for r in crate::shogi::builtin_variants() {
+            all.push(Box::new(r));
+        }
         all
     })
 }
