@@ -304,7 +304,6 @@ mod properties {
     use proptest::prelude::*;
     use seams::rules::{EndReason, Game, Player, Rules};
     use seams::shogi::{Action, Kind, Position, ShogiRules, builtin_variants};
-    use seams::topology::CellId;
     use std::sync::OnceLock;
 
     fn variants() -> &'static [ShogiRules] {
@@ -403,7 +402,6 @@ mod properties {
                 prop_assert!(!files.contains(&r.file_of(*to)));
             }
         }
-        let _ = CellId(0);
         Ok(())
     }
 
@@ -462,6 +460,144 @@ mod properties {
                     other => prop_assert!(false, "unexpected ending {:?}", other),
                 }
             }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Data drives behaviour; bad data and bad text are typed errors, never panics.
+
+mod data_and_text {
+    use proptest::prelude::*;
+    use seams::rules::{IllegalReason, Rules};
+    use seams::shogi::{ShogiRules, builtin_files, builtin_variant};
+    use seams::spec::Library;
+
+    fn klein_text() -> String {
+        builtin_files()
+            .into_iter()
+            .find(|(p, _)| p.ends_with("shogi-klein.toml"))
+            .expect("klein data")
+            .1
+    }
+
+    #[test]
+    fn changing_a_band_in_the_data_changes_promotion() {
+        let text = klein_text().replace("first = [\"13-15\"]", "first = [\"12-15\"]");
+        let r = ShogiRules::new("edited", &text, Library::builtin()).expect("edited data loads");
+        let p = r
+            .parse_position("9/9/9/9/9/9/9/4S4/9/9/9/9/9/9/9/9/9/9 A - 1")
+            .unwrap();
+        let stock = builtin_variant("shogi-klein").unwrap();
+        let q = stock
+            .parse_position("9/9/9/9/9/9/9/4S4/9/9/9/9/9/9/9/9/9/9 A - 1")
+            .unwrap();
+        // The silver on e11 steps into rank 12: a band only in the edited data.
+        assert!(r.legal_texts(&p).contains(&"e11-e12+".to_string()));
+        assert!(!stock.legal_texts(&q).contains(&"e11-e12+".to_string()));
+    }
+
+    #[test]
+    fn adding_dead_ranks_in_the_data_forces_promotion() {
+        let text = klein_text().replace("[dead-ranks]", "[dead-ranks]\npawn = { up = [18] }");
+        let r = ShogiRules::new("edited", &text, Library::builtin()).expect("edited data loads");
+        let p = r
+            .parse_position("9/4P4/9/9/9/9/9/9/9/9/9/9/9/9/9/9/9/9 A - 1")
+            .unwrap();
+        assert_eq!(r.legal_texts(&p), ["e17-e18+"]);
+    }
+
+    #[test]
+    fn bad_data_names_the_field() {
+        let cases = [
+            ("board = \"klein-9x18\"", "board = \"klein-1x1\"", "board"),
+            (
+                "first = [\"13-15\"]",
+                "first = [\"13-99\"]",
+                "promotion.first",
+            ),
+            ("second = \"15\"", "second = \"19\"", "setup.rows[0].second"),
+            (
+                "pieces = \".B.....RP\"",
+                "pieces = \".B.....RX\"",
+                "setup.rows[1].pieces",
+            ),
+            ("second = \"down\"", "second = \"up\"", "drop-facing"),
+            (
+                "[dead-ranks]",
+                "[dead-ranks]\ngold = { up = [1] }",
+                "dead-ranks.gold",
+            ),
+        ];
+        for (from, to, field) in cases {
+            let text = klein_text().replacen(from, to, 1);
+            assert_ne!(text, klein_text(), "{from} not found");
+            let e = ShogiRules::new("edited", &text, Library::builtin()).unwrap_err();
+            assert_eq!(e.field, field, "{e}");
+        }
+    }
+
+    #[test]
+    fn bad_position_text_names_field_and_place() {
+        let r = builtin_variant("shogi-genus2").unwrap();
+        let start = r.format_position(&r.start());
+        let cases = [
+            (
+                start.replacen("9/9/9/9/9/9/PPPPPPPPP", "9/9/9/9/9/9/PPPPPPPPPP", 1),
+                "placement I:3",
+            ),
+            (start.replacen(" A ", " C ", 1), "side"),
+            (start.replacen(" - ", " 2X ", 1), "hand"),
+            (start.replacen(" 1", " 0", 1), "move number"),
+            (start.replacen("|", "/", 1), "placement"),
+            (
+                start.replacen("PPPPPPPPP/1B5R1", "PPPPPPPPP/1Bv4R1", 1),
+                "placement I:2",
+            ),
+        ];
+        for (text, field) in cases {
+            let e = r.parse_position(&text).unwrap_err();
+            assert_eq!(e.field, field, "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn bad_action_text_gives_a_reason() {
+        let r = builtin_variant("shogi-flat").unwrap();
+        let s = r.start();
+        let cases = [
+            ("", IllegalReason::Syntax),
+            ("e3", IllegalReason::Syntax),
+            ("z3-z4", IllegalReason::NoSuchCell),
+            ("e5-e6", IllegalReason::NoPiece),
+            ("e9-e8", IllegalReason::NoPiece),
+            ("e3-e5", IllegalReason::Unreachable),
+            ("P*e5", IllegalReason::NoPiece),
+            ("K*e5", IllegalReason::NoPiece),
+            ("e3-e4+", IllegalReason::Promotion),
+        ];
+        for (text, code) in cases {
+            assert_eq!(r.parse_action(&s, text).unwrap_err().code, code, "{text}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn arbitrary_text_never_panics(text in "[ -~|]{0,80}", v in 0usize..4) {
+            let r = &seams::shogi::builtin_variants()[v];
+            let _ = r.parse_position(&text);
+            let _ = r.parse_action(&r.start(), &text);
+        }
+
+        #[test]
+        fn mangled_start_text_never_panics(cut in 0usize..200, insert in "[0-9a-zA-Z+^v/| -]{0,4}", v in 0usize..4) {
+            let r = &seams::shogi::builtin_variants()[v];
+            let mut t = r.format_position(&r.start());
+            let at = cut.min(t.len());
+            t.insert_str(at, &insert);
+            let _ = r.parse_position(&t);
         }
     }
 }

@@ -19,6 +19,9 @@ pub struct VariantFile {
     pub variant: String,
     pub board: String,
     pub rules_version: String,
+    /// Whether the position text also reads the USI side letters `b`/`w`.
+    #[serde(default)]
+    pub usi_sfen: bool,
     pub drop_facing: DropFacing,
     pub setup: SetupFile,
     pub promotion: PromotionFile,

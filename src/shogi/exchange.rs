@@ -3,8 +3,6 @@
 //! every facing and give the move to the other player. The move number is
 //! kept. Φ is an involution and maps legal actions to legal actions.
 
-use crate::rules::Player;
-
 use super::ShogiRules;
 use super::movegen::Action;
 use super::position::Position;
@@ -53,9 +51,4 @@ impl ShogiRules {
             },
         }
     }
-}
-
-/// The letter of a player in action and position texts.
-pub fn side_letter(p: Player) -> char {
-    super::pieces::player_letter(p)
 }

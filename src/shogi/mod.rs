@@ -196,7 +196,7 @@ impl ShogiRules {
         let mut rules = ShogiRules {
             name: vf.variant.clone(),
             version: vf.rules_version.clone(),
-            usi_sfen: vf.variant == "shogi-flat",
+            usi_sfen: vf.usi_sfen,
             geo,
             drop_facing,
             band,
