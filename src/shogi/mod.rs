@@ -334,19 +334,27 @@ pub fn builtin_files() -> Vec<(String, String)> {
     files
 }
 
+/// Builds variants from data files given as (label, text) pairs against a
+/// board library (the designer workflow: an edited copy of `spec/`; the
+/// caller reads the files). Sorted by name.
+pub fn variants_from_files(
+    files: &[(String, String)],
+    lib: &Library,
+) -> Result<Vec<ShogiRules>, DataError> {
+    let mut v = files
+        .iter()
+        .map(|(p, t)| ShogiRules::new(p, t, lib))
+        .collect::<Result<Vec<_>, _>>()?;
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(v)
+}
+
 /// All variants of the family built from the embedded data and boards,
 /// sorted by name: `shogi-flat`, `shogi-genus2`, `shogi-klein`,
 /// `shogi-mobius`.
 pub fn builtin_variants() -> Vec<ShogiRules> {
-    let mut v: Vec<ShogiRules> = builtin_files()
-        .iter()
-        .map(|(p, t)| {
-            ShogiRules::new(p, t, Library::builtin())
-                .expect("the embedded shogi data is validated by the test suite")
-        })
-        .collect();
-    v.sort_by(|a, b| a.name.cmp(&b.name));
-    v
+    variants_from_files(&builtin_files(), Library::builtin())
+        .expect("the embedded shogi data is validated by the test suite")
 }
 
 /// One built-in variant by name.
