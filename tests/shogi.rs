@@ -601,3 +601,88 @@ mod data_and_text {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// shogi-flat against an independent standard-shogi move generator.
+
+mod cross_check {
+    use proptest::prelude::*;
+    use seams::rules::{Player, Rules};
+    use seams::shogi::{Position, ShogiRules, builtin_variant};
+
+    /// The position as USI SFEN: the placement and hands are already in
+    /// that format; only the side letter differs.
+    fn sfen(r: &ShogiRules, p: &Position) -> String {
+        let text = r.format_position(p);
+        let mut f: Vec<&str> = text.split(' ').collect();
+        f[1] = match p.to_move() {
+            Player::First => "b",
+            Player::Second => "w",
+        };
+        f.join(" ")
+    }
+
+    /// The other generator's legal-move count. Its own pawn-drop-mate test
+    /// can accept a mating pawn drop (it treats any reported piece as
+    /// mobile), so each checking pawn drop is re-tested here by counting the
+    /// replies it allows.
+    fn other_count(sfen: &str) -> usize {
+        let board = haitaka::Board::from_sfen(sfen).expect("the other generator reads the SFEN");
+        let replies = |b: &haitaka::Board| {
+            let mut n = 0;
+            b.generate_board_moves(|moves| {
+                n += moves.into_iter().len();
+                false
+            });
+            n
+        };
+        let mut n = replies(&board);
+        board.generate_drops(|moves| {
+            for mv in moves {
+                if let haitaka::Move::Drop {
+                    piece: haitaka::Piece::Pawn,
+                    ..
+                } = mv
+                {
+                    let mut after = board.clone();
+                    after.play_unchecked(mv);
+                    if !after.checkers().is_empty() && replies(&after) == 0 {
+                        continue;
+                    }
+                }
+                n += 1;
+            }
+            false
+        });
+        n
+    }
+
+    #[test]
+    fn start_agrees() {
+        let r = builtin_variant("shogi-flat").unwrap();
+        assert_eq!(other_count(&sfen(&r, &r.start())), 30);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn legal_counts_agree_along_random_games(seed in any::<u64>()) {
+            let r = builtin_variant("shogi-flat").unwrap();
+            let mut p = r.start();
+            let mut s = seed | 1;
+            for _ in 0..120 {
+                let legal = r.legal_actions(&p);
+                let text = sfen(&r, &p);
+                prop_assert_eq!(legal.len(), other_count(&text), "at {}", text);
+                if legal.is_empty() {
+                    break;
+                }
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                p = r.apply(&p, &legal[(s % legal.len() as u64) as usize]);
+            }
+        }
+    }
+}
