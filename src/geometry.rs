@@ -14,6 +14,10 @@
 //! transporting the remaining letters at each crossing. L,L,S is a different
 //! word and is never used.
 
+mod mutant;
+
+pub use mutant::Mutation;
+
 use std::collections::BTreeMap;
 
 use serde::Serialize;

@@ -4,14 +4,19 @@
 //! Layers, from the bottom: [`topology`] (boards as glued square complexes,
 //! loaded from `spec/boards/`), [`geometry`] (diagonal and knight step tables
 //! derived once per board), [`movement`] (facing, rays, leaps), and
-//! [`conformance`] (the corpus case format and its reference checker).
+//! [`conformance`] (the corpus case format, the engine protocol, the runner
+//! that checks any engine against the corpus, and the reference engine).
+//! [`mutants`] names deliberately wrong engines the corpus must catch.
 //! [`spec`] embeds the rules data. See ARCHITECTURE.md for the codemap.
 
+pub mod chess;
 pub mod conformance;
 pub mod geometry;
 pub mod movement;
+pub mod mutants;
 pub mod rules;
 pub mod shogi;
 pub mod spec;
+pub mod tetra;
 pub mod topology;
 pub mod variant;

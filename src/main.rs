@@ -10,9 +10,21 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
-use seams::conformance::{Corpus, Outcome};
+use std::collections::HashSet;
+use std::io::{BufRead, IsTerminal, Write};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use seams::conformance::engine::{Embedded, Engine, Process, split_command};
+use seams::conformance::expectations::{self, Expectations};
+use seams::conformance::reference::Reference;
+use seams::conformance::report::Report;
+use seams::conformance::runner::{self, Selection};
+use seams::conformance::version::Version;
+use seams::conformance::{self, Corpus, Tier, bisect, schema};
 use seams::geometry::Geometry;
 use seams::movement::{Facing, Pattern};
+use seams::mutants::{self, MutantKind};
 use seams::spec::Library;
 use seams::topology::{CellId, mesh};
 use seams::variant::{self, At, Record, RecordVerdict};
@@ -146,19 +158,187 @@ enum Command {
         #[command(subcommand)]
         command: SpecCommand,
     },
-    /// Check the conformance corpus against the reference implementation.
+    /// Check an engine (default: the reference) against the corpus.
     ///
-    /// Exit status 0 when every case passes, 1 when any fails.
+    /// Each case is asked over the engine protocol (conformance/README.md)
+    /// and its outcome is pass, fail (with expected and actual, and for
+    /// action sets the missing and extra actions), unsupported, or an error:
+    /// crash, timeout, malformed, wrong-id or engine-error. A crashed or hung
+    /// engine is restarted and the run goes on.
+    ///
+    /// Exit status: 0 when every result matches the expectations file (without
+    /// one: nothing fails or errors; unsupported is fine), 1 on a new failure,
+    /// a changed failure kind or a listed case that now passes, 2 on a usage
+    /// or input error.
+    ///
+    /// Examples:
+    ///   seams conform
+    ///   seams conform --case 'geometry/klein-*' --format markdown
+    ///   seams conform --engine "python3 tools/example-engine/engine.py"
+    ///   seams conform --engine "./my-engine --protocol" --expect known.json
+    ///   seams conform --engine "./my-engine" --baseline known.json
+    ///   seams conform --engine "seams engine --mutant knight-lls"
+    #[command(verbatim_doc_comment)]
     Conform {
+        /// The engine command line, split like a shell would (quotes group
+        /// words). `seams` as the program means this same binary. Default:
+        /// the reference engine, in process.
+        #[arg(long, value_name = "CMD")]
+        engine: Option<String>,
+        /// Only cases about this variant.
+        #[arg(long, value_name = "V")]
+        variant: Option<String>,
+        /// Judge each case's `rules` range against this version instead of
+        /// the version the engine declares.
+        #[arg(long, value_name = "R")]
+        rules: Option<String>,
+        /// Only cases whose id matches this glob (`*`, `?`) or, without glob
+        /// characters, contains this text.
+        #[arg(long = "case", value_name = "GLOB")]
+        case: Option<String>,
+        /// quick: skip cases above the node budget; full: every case.
+        #[arg(long, value_enum, default_value = "full")]
+        tier: TierArg,
+        /// The engine's expectations file (known failures).
+        #[arg(long, value_name = "FILE")]
+        expect: Option<PathBuf>,
+        /// Write an expectations file describing this run (atomically) and
+        /// exit 0. Notes from --expect are kept where a failure is unchanged.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
+        /// Report format on stdout.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Time limit for each reply, in milliseconds.
+        #[arg(long, value_name = "T", default_value_t = 30_000)]
+        timeout_ms: u64,
         /// Read cases from this folder instead of the built-in corpus.
         #[arg(long, value_name = "DIR")]
         corpus: Option<PathBuf>,
-        /// Only cases whose id contains this text.
-        #[arg(long = "case")]
-        filter: Option<String>,
-        /// Print JSON instead of text.
+        /// Also list unsupported cases in the text report.
         #[arg(long)]
-        json: bool,
+        verbose: bool,
+    },
+    /// Serve the reference engine over the engine protocol on stdio.
+    ///
+    /// JSON lines on stdin and stdout; see conformance/README.md.
+    ///
+    /// Examples:
+    ///   echo '{"id":0,"cmd":"hello","protocol":1}' | seams engine
+    ///   seams engine --mutant seam-keeps-facing     # a deliberately wrong engine
+    ///   seams conform --engine "seams engine --mutant cone-diagonals"
+    #[command(verbatim_doc_comment)]
+    Engine {
+        /// Serve a deliberately wrong engine (see `seams mutants`).
+        #[arg(long, value_name = "NAME")]
+        mutant: Option<String>,
+        /// Misbehave on purpose, to test runners: crash (exit without
+        /// replying), hang (never reply), garbage (reply with a non-JSON
+        /// line), wrong-id (reply with another id), wrong-shape (an `ok`
+        /// reply whose fields have the wrong shape) or bad-hello (a hello
+        /// reply without its fields).
+        #[arg(long, value_enum, value_name = "KIND")]
+        fault: Option<Fault>,
+        /// Only misbehave on geometry questions of this check kind (e.g.
+        /// `walk`); by default on every request after hello.
+        #[arg(long, value_name = "CHECK", requires = "fault")]
+        fault_on: Option<String>,
+    },
+    /// List the mutants `seams engine --mutant` serves.
+    Mutants,
+    /// Work with corpus files.
+    Corpus {
+        #[command(subcommand)]
+        command: CorpusCommand,
+    },
+    /// Print, write or check the JSON Schemas generated from the types.
+    ///
+    /// The schemas cover the case format, the engine protocol and the
+    /// expectations file (conformance/schema/).
+    ///
+    /// Examples:
+    ///   seams schema --write      # regenerate conformance/schema/*.json
+    ///   seams schema --check      # exit 1 if the checked-in files drifted
+    #[command(verbatim_doc_comment)]
+    Schema {
+        /// Write the files into --dir.
+        #[arg(long, conflicts_with = "check")]
+        write: bool,
+        /// Compare the files in --dir with the types; exit 1 on drift.
+        #[arg(long)]
+        check: bool,
+        /// The schema folder.
+        #[arg(long, value_name = "DIR", default_value = "conformance/schema")]
+        dir: PathBuf,
+    },
+    /// Find the first position where an engine's perft disagrees.
+    ///
+    /// Compares perft divide counts with the reference, walks down to the
+    /// first position whose legal actions differ, prints the missing and
+    /// extra actions there, and writes that position out as a corpus case
+    /// (provenance `reference`, marked for review).
+    ///
+    /// Example:
+    ///   seams bisect --engine "./my-engine" --variant shogi-klein --depth 4 --out found.json
+    #[command(verbatim_doc_comment)]
+    Bisect {
+        /// The engine command line.
+        #[arg(long, value_name = "CMD")]
+        engine: String,
+        /// A variant name from `seams variants`.
+        #[arg(long, value_name = "V")]
+        variant: String,
+        #[command(flatten)]
+        at: PositionArgs,
+        /// How many plies deep to compare.
+        #[arg(long, value_name = "D")]
+        depth: u32,
+        /// Write the culprit position as a corpus case file here.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Time limit for each reply, in milliseconds.
+        #[arg(long, value_name = "T", default_value_t = 300_000)]
+        timeout_ms: u64,
+    },
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+enum TierArg {
+    Quick,
+    Full,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Junit,
+    Markdown,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+enum Fault {
+    Crash,
+    Hang,
+    Garbage,
+    WrongId,
+    /// Reply `ok` with fields of the wrong shape.
+    WrongShape,
+    /// Answer hello without the fields a hello reply has.
+    BadHello,
+}
+
+#[derive(Subcommand)]
+enum CorpusCommand {
+    /// Rewrite every case id under DIR to `slug#hash` after editing cases
+    /// (each file is replaced atomically; nothing is written if any file
+    /// is invalid).
+    ///
+    /// Example: seams corpus rehash conformance/cases
+    Rehash {
+        /// The corpus folder.
+        #[arg(default_value = "conformance/cases")]
+        dir: PathBuf,
     },
 }
 
@@ -595,74 +775,150 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })
         }
         Command::Conform {
+            engine,
+            variant,
+            rules,
+            case,
+            tier,
+            expect,
+            baseline,
+            format,
+            timeout_ms,
             corpus,
-            filter,
-            json,
+            verbose,
+        } => conform(
+            lib,
+            ConformArgs {
+                engine,
+                variant,
+                rules,
+                case,
+                tier,
+                expect,
+                baseline,
+                format,
+                timeout_ms,
+                corpus,
+                verbose,
+            },
+        ),
+        Command::Engine {
+            mutant,
+            fault,
+            fault_on,
+        } => serve_engine(lib, mutant, fault, fault_on),
+        Command::Mutants => {
+            for m in mutants::all() {
+                println!("{:<20} {}", m.name, m.description);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Corpus {
+            command: CorpusCommand::Rehash { dir },
         } => {
-            let corpus = match &corpus {
-                None => Corpus::builtin()?,
-                Some(dir) => Corpus::from_dir(dir)?,
-            };
-            let mut results = Vec::new();
-            for (file, case) in &corpus.cases {
-                if filter
-                    .as_ref()
-                    .is_some_and(|f| !case.id.contains(f.as_str()))
-                {
-                    continue;
-                }
-                let outcome = seams::conformance::run(case, lib);
-                results.push((file, case, outcome));
+            let changed = conformance::rehash_dir(&dir)
+                .with_context(|| format!("rehashing the corpus in {}", dir.display()))?;
+            for (file, old, new) in &changed {
+                println!("{file}: {old} -> {new}");
             }
-            let failed = results
-                .iter()
-                .filter(|(_, _, o)| *o != Outcome::Pass)
-                .count();
-            if json {
-                let rows: Vec<serde_json::Value> = results
-                    .iter()
-                    .map(|(file, case, o)| {
-                        let (status, detail) = match o {
-                            Outcome::Pass => ("pass", serde_json::Value::Null),
-                            Outcome::Fail {
-                                expected,
-                                actual,
-                                detail,
-                            } => (
-                                "fail",
-                                serde_json::json!({"expected": expected, "actual": actual, "detail": detail}),
-                            ),
-                            Outcome::Error(e) => ("error", serde_json::json!(e)),
-                        };
-                        serde_json::json!({
-                            "id": case.id, "file": file, "status": status,
-                            "provenance": case.provenance.kind(), "detail": detail,
-                        })
-                    })
+            println!("{} id(s) rewritten", changed.len());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Schema { write, check, dir } => {
+            if write {
+                let names = schema::write(&dir)
+                    .with_context(|| format!("writing the schemas into {}", dir.display()))?;
+                for n in names {
+                    println!("wrote {}", dir.join(n).display());
+                }
+                Ok(ExitCode::SUCCESS)
+            } else if check {
+                let drift = schema::drift(&dir);
+                if drift.is_empty() {
+                    println!("the schemas in {} match the types", dir.display());
+                    Ok(ExitCode::SUCCESS)
+                } else {
+                    println!(
+                        "out of date in {}: {} (run `seams schema --write`)",
+                        dir.display(),
+                        drift.join(", ")
+                    );
+                    Ok(ExitCode::from(1))
+                }
+            } else {
+                let all: serde_json::Map<String, serde_json::Value> = schema::all()
+                    .into_iter()
+                    .map(|(n, v)| (n.to_string(), v))
                     .collect();
-                println!("{}", serde_json::to_string_pretty(&rows)?);
-            } else {
-                for (file, case, o) in &results {
-                    match o {
-                        Outcome::Pass => {}
-                        Outcome::Fail {
-                            expected,
-                            actual,
-                            detail,
-                        } => println!(
-                            "FAIL {} ({file}): {detail}\n  expected: {expected}\n  actual:   {actual}",
-                            case.id
-                        ),
-                        Outcome::Error(e) => println!("ERROR {} ({file}): {e}", case.id),
-                    }
-                }
-                println!("{} passed, {} failed", results.len() - failed, failed);
+                println!("{}", serde_json::to_string_pretty(&all)?);
+                Ok(ExitCode::SUCCESS)
             }
-            Ok(if failed == 0 {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+        }
+        Command::Bisect {
+            engine,
+            variant,
+            at,
+            depth,
+            out,
+            timeout_ms,
+        } => {
+            if depth == 0 {
+                bail!("--depth 0 has nothing to compare; use a depth of 1 or more");
+            }
+            let reference = variant::find(&variant)?;
+            let position = at.position_text()?;
+            let mut engine = start_engine(&engine, timeout_ms)?;
+            let found = bisect::bisect(
+                &mut engine,
+                reference,
+                position.as_deref(),
+                at.moves.clone(),
+                depth,
+            )?;
+            match found {
+                bisect::Bisection::Agree { nodes } => {
+                    println!("the engine agrees with the reference: perft({depth}) = {nodes}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                bisect::Bisection::Inconsistent { moves, detail } => {
+                    println!("after moves [{}]: {detail}", moves.join(","));
+                    Ok(ExitCode::from(1))
+                }
+                bisect::Bisection::Found {
+                    moves,
+                    missing,
+                    extra,
+                    reference_actions,
+                } => {
+                    println!(
+                        "first disagreement after moves [{}]{}",
+                        moves.join(","),
+                        position
+                            .as_deref()
+                            .map(|p| format!(" from position {p}"))
+                            .unwrap_or_default()
+                    );
+                    println!("missing (the reference has them): {}", missing.join(" "));
+                    println!("extra (only the engine has them): {}", extra.join(" "));
+                    if let Some(path) = out {
+                        let file = bisect::culprit_case(
+                            &variant,
+                            position.as_deref(),
+                            &moves,
+                            &reference_actions,
+                        );
+                        let mut text = serde_json::to_string_pretty(&file)?;
+                        text.push('\n');
+                        conformance::write_atomically(&path, &text)
+                            .with_context(|| format!("writing the case to {}", path.display()))?;
+                        println!(
+                            "wrote {} (provenance 'reference', marked for review)",
+                            path.display()
+                        );
+                    }
+                    Ok(ExitCode::from(1))
+                }
+            }
         }
     }
 }
@@ -769,6 +1025,243 @@ fn solid_rays(
             println!("{n}");
         }
         println!("{} destinations", names.len());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+struct ConformArgs {
+    engine: Option<String>,
+    variant: Option<String>,
+    rules: Option<String>,
+    case: Option<String>,
+    tier: TierArg,
+    expect: Option<PathBuf>,
+    baseline: Option<PathBuf>,
+    format: Format,
+    timeout_ms: u64,
+    corpus: Option<PathBuf>,
+    verbose: bool,
+}
+
+/// Starts an outside engine; `seams` as the program means this binary.
+fn start_engine(command: &str, timeout_ms: u64) -> Result<Process> {
+    if timeout_ms == 0 {
+        bail!("--timeout-ms must be at least 1");
+    }
+    let mut argv = split_command(command)?;
+    if argv[0] == "seams" {
+        argv[0] = std::env::current_exe()
+            .context("finding this binary to run `seams` as the engine")?
+            .display()
+            .to_string();
+    }
+    Ok(Process::start(argv, Duration::from_millis(timeout_ms))?)
+}
+
+fn conform(lib: &'static Library, a: ConformArgs) -> Result<ExitCode> {
+    let corpus = match &a.corpus {
+        None => Corpus::builtin()?,
+        Some(dir) => Corpus::from_dir(dir)
+            .with_context(|| format!("loading the corpus folder {}", dir.display()))?,
+    };
+    let rules = match &a.rules {
+        None => None,
+        Some(r) => Some(Version::parse(r).map_err(|e| anyhow::anyhow!("--rules: {e}"))?),
+    };
+    let ids: HashSet<&str> = corpus.cases.iter().map(|(_, c)| c.id.as_str()).collect();
+    let expectations = match &a.expect {
+        None => None,
+        Some(p) => Some(Expectations::load(p, &ids)?),
+    };
+    let normalizers: Vec<&dyn variant::Variant> =
+        variant::registry().iter().map(|v| v.as_ref()).collect();
+    let mut engine: Box<dyn Engine> = match &a.engine {
+        None => Box::new(Embedded::new(Reference::new(lib, normalizers.clone()))),
+        Some(cmd) => Box::new(start_engine(cmd, a.timeout_ms)?),
+    };
+    let selection = Selection {
+        tier: Some(match a.tier {
+            TierArg::Quick => Tier::Quick,
+            TierArg::Full => Tier::Full,
+        }),
+        variant: a.variant.clone(),
+        rules,
+        case: a.case.clone(),
+    };
+    let hello = engine.hello().clone();
+    let (cases, not_applicable) = runner::select(&corpus, &selection, &hello);
+    if cases.is_empty() && not_applicable == 0 {
+        bail!(
+            "no case in the corpus matches{}{}",
+            a.case
+                .as_deref()
+                .map(|c| format!(" --case '{c}'"))
+                .unwrap_or_default(),
+            a.variant
+                .as_deref()
+                .map(|v| format!(" --variant '{v}'"))
+                .unwrap_or_default()
+        );
+    }
+    let progress = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(cases.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    let results = runner::run(engine.as_mut(), &cases, &normalizers, &mut |r| {
+        if let Some(bar) = &progress {
+            bar.set_message(r.id.clone());
+            bar.inc(1);
+        }
+    });
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    drop(engine);
+    let verdicts = expectations
+        .as_ref()
+        .map(|e| expectations::judge(&results, e));
+    let report = Report {
+        engine: &hello,
+        results: &results,
+        verdicts: verdicts.as_deref(),
+        not_applicable,
+    };
+    if let Some(path) = &a.baseline {
+        let label = a.engine.clone().unwrap_or_else(|| "seams reference".into());
+        let file = expectations::baseline(&results, expectations.as_ref(), &label);
+        let mut text = serde_json::to_string_pretty(&file)?;
+        text.push('\n');
+        conformance::write_atomically(path, &text)
+            .with_context(|| format!("writing the baseline {}", path.display()))?;
+        eprintln!(
+            "wrote {} known failure(s) to {}",
+            file.known.len(),
+            path.display()
+        );
+    }
+    let out = match a.format {
+        Format::Text => report.text(a.verbose),
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&report.json())?;
+            s.push('\n');
+            s
+        }
+        Format::Junit => report.junit().context("writing the JUnit report")?,
+        Format::Markdown => report.markdown(),
+    };
+    print!("{out}");
+    Ok(if a.baseline.is_some() || report.mismatches() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `seams engine`: the reference (or a mutant, or a faulty one) on stdio.
+fn serve_engine(
+    lib: &'static Library,
+    mutant: Option<String>,
+    fault: Option<Fault>,
+    fault_on: Option<String>,
+) -> Result<ExitCode> {
+    let mut variants: Vec<&'static dyn variant::Variant> =
+        variant::registry().iter().map(|v| v.as_ref()).collect();
+    let mut lib = lib;
+    let mut name = "seams-reference".to_string();
+    if let Some(m) = &mutant {
+        let m = mutants::find(m)?;
+        name = format!("seams-mutant-{}", m.name);
+        match m.kind {
+            MutantKind::Geometry(g) => lib = Box::leak(Box::new(lib.mutated(g))),
+            MutantKind::Variants(make) => {
+                let made: &'static [Box<dyn variant::Variant>] =
+                    Box::leak(make().into_boxed_slice());
+                variants = made.iter().map(|v| v.as_ref()).collect();
+            }
+        }
+    }
+    if let Some(f) = &fault_on {
+        let known = [
+            "invariants",
+            "walk",
+            "reach",
+            "forbidden-diagonals",
+            "bishop-reach",
+            "diagonal-components",
+            "file-orbits",
+        ];
+        if !known.contains(&f.as_str()) {
+            bail!(
+                "--fault-on '{f}' is not a geometry check kind (use one of {})",
+                known.join(", ")
+            );
+        }
+    }
+    let reference = Reference::new(lib, variants).named(name);
+    let stdin = std::io::stdin().lock();
+    let mut stdout = std::io::stdout().lock();
+    for line in stdin.lines() {
+        let line = line.context("reading a request")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        if let Some(f) = fault {
+            let req: Option<serde_json::Value> = serde_json::from_str(&line).ok();
+            let cmd = req.as_ref().and_then(|r| r["cmd"].as_str()).unwrap_or("");
+            let kind = req
+                .as_ref()
+                .and_then(|r| r["question"]["kind"].as_str())
+                .unwrap_or("");
+            let hit = if f == Fault::BadHello {
+                cmd == "hello"
+            } else {
+                cmd != "hello" && fault_on.as_deref().is_none_or(|k| k == kind)
+            };
+            if hit {
+                let id = req.as_ref().and_then(|r| r["id"].as_u64()).unwrap_or(0);
+                match f {
+                    Fault::Crash => {
+                        eprintln!("seams engine: crashing on purpose (--fault crash)");
+                        return Ok(ExitCode::from(3));
+                    }
+                    Fault::Hang => loop {
+                        std::thread::sleep(Duration::from_secs(3600));
+                    },
+                    Fault::Garbage => {
+                        writeln!(stdout, "this is not JSON {{")?;
+                        stdout.flush()?;
+                        continue;
+                    }
+                    Fault::WrongShape => {
+                        let reply = serde_json::json!({"id": id, "ok": true, "answer": 42, "actions": 42, "nodes": "many"});
+                        writeln!(stdout, "{reply}")?;
+                        stdout.flush()?;
+                        continue;
+                    }
+                    Fault::BadHello => {
+                        writeln!(stdout, "{}", serde_json::json!({"id": id, "ok": true}))?;
+                        stdout.flush()?;
+                        continue;
+                    }
+                    Fault::WrongId => {
+                        let mut reply = reference.handle_line(&line);
+                        reply["id"] = serde_json::json!(id + 1000);
+                        writeln!(stdout, "{reply}")?;
+                        stdout.flush()?;
+                        continue;
+                    }
+                }
+            }
+        }
+        let reply = reference.handle_line(&line);
+        writeln!(stdout, "{reply}")?;
+        stdout.flush()?;
     }
     Ok(ExitCode::SUCCESS)
 }

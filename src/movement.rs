@@ -14,7 +14,19 @@ use crate::topology::{CellId, Dir, Transport};
 
 /// Which way "forward" points for a piece: toward increasing ranks (`Up`,
 /// +1) or decreasing ranks (`Down`, −1). Facing is independent of owner.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug, Serialize, Deserialize)]
+#[derive(
+    Copy,
+    Clone,
+    Eq,
+    PartialEq,
+    Hash,
+    Ord,
+    PartialOrd,
+    Debug,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Facing {
     Up,
@@ -168,7 +180,7 @@ pub fn ray_literal(
 }
 
 /// Geometry-level move shapes, independent of any piece or rule family.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Pattern {
     /// Rays along the four cardinals (a rook).

@@ -16,7 +16,19 @@ use serde::{Deserialize, Serialize};
 
 /// The two sides. Families name them (A/B in shogi, White/Black in chess);
 /// the first player moves first from the initial position.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug, Serialize, Deserialize)]
+#[derive(
+    Copy,
+    Clone,
+    Eq,
+    PartialEq,
+    Hash,
+    Ord,
+    PartialOrd,
+    Debug,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Player {
     First,
@@ -37,7 +49,7 @@ impl Player {
 
 /// Why a game ended. The list is closed and shared by all families so
 /// that corpus cases and reports use one vocabulary.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum EndReason {
     /// No legal action while in check.
@@ -59,7 +71,7 @@ pub enum EndReason {
 }
 
 /// A finished game: the winner (`None` for a draw) and the reason.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GameResult {
     pub winner: Option<Player>,
     pub reason: EndReason,
@@ -115,6 +127,14 @@ pub trait Rules: Send + Sync {
     /// Φ on an action played in `pos` (giving the action in `exchange(pos)`).
     fn exchange_action(&self, pos: &Self::Position, action: &Self::Action) -> Self::Action;
 
+    /// Rule features this family implements beyond the basic commands, as
+    /// corpus cases name them in `capabilities` (e.g. `drops`, `castling`,
+    /// `en-passant`, `promotion`). The reference engine declares them in its
+    /// `hello`, so cases that need them are asked.
+    fn capabilities(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Number of leaf nodes of the legal-action tree at `depth`. Game-end
     /// rules are ignored, as is conventional. Families may override this
     /// with a faster make/unmake version.
@@ -142,7 +162,7 @@ pub struct ActionError {
     pub message: String,
 }
 
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum IllegalReason {
     /// The text is not notation at all.

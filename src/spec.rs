@@ -152,6 +152,27 @@ impl Library {
             })
     }
 
+    /// The same boards with one geometric rule replaced by a wrong one
+    /// (for mutants; see [`crate::mutants`]).
+    pub fn mutated(&self, mutation: crate::geometry::Mutation) -> Library {
+        Library {
+            boards: self
+                .boards
+                .iter()
+                .map(|(name, (path, geo))| {
+                    (
+                        name.clone(),
+                        (
+                            path.clone(),
+                            Geometry::new_mutated(geo.board().clone(), mutation),
+                        ),
+                    )
+                })
+                .collect(),
+            solids: self.solids.clone(),
+        }
+    }
+
     /// The file a board was loaded from.
     pub fn source(&self, name: &str) -> Option<&str> {
         self.boards

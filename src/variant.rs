@@ -50,7 +50,7 @@ pub struct Played {
 }
 
 /// A saved game: everything needed to replay and check it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
     pub variant: String,
@@ -67,7 +67,7 @@ pub struct Record {
 }
 
 /// How a recorded game began.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum RecordStart {
     /// The variant's initial position.
@@ -77,7 +77,7 @@ pub enum RecordStart {
 }
 
 /// Why a record was refused.
-#[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RecordReason {
     WrongVariant,
@@ -90,7 +90,7 @@ pub enum RecordReason {
 }
 
 /// The outcome of replaying a record.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum RecordVerdict {
     Accepted {
@@ -112,6 +112,8 @@ pub enum RecordVerdict {
 pub trait Variant: Send + Sync {
     fn name(&self) -> &str;
     fn rules_version(&self) -> &str;
+    /// Rule features beyond the basic commands (see [`Rules::capabilities`]).
+    fn capabilities(&self) -> &'static [&'static str];
     fn start_position(&self) -> String;
     /// Canonical texts of all legal actions, sorted.
     fn legal_actions(&self, at: &At) -> Result<Vec<String>, VariantError>;
@@ -126,6 +128,9 @@ pub trait Variant: Send + Sync {
     fn divide(&self, at: &At, depth: u32) -> Result<Vec<(String, u64)>, VariantError>;
     /// Plays the moves as a game and reports the state and result.
     fn play(&self, at: &At) -> Result<Played, VariantError>;
+    /// The position after the moves with game-end rules ignored, as
+    /// (position text, repetition key).
+    fn reached(&self, at: &At) -> Result<(String, String), VariantError>;
     fn verify_record(&self, record: &Record) -> RecordVerdict;
 }
 
@@ -154,6 +159,9 @@ impl<R: Rules> Variant for R {
     }
     fn rules_version(&self) -> &str {
         Rules::rules_version(self)
+    }
+    fn capabilities(&self) -> &'static [&'static str] {
+        Rules::capabilities(self)
     }
     fn start_position(&self) -> String {
         self.format_position(&self.start())
@@ -220,6 +228,11 @@ impl<R: Rules> Variant for R {
             key: self.key(pos),
             occurrences: game.history().occurrences_of_current(),
         })
+    }
+
+    fn reached(&self, at: &At) -> Result<(String, String), VariantError> {
+        let pos = reach(self, at)?;
+        Ok((self.format_position(&pos), self.key(&pos)))
     }
 
     fn verify_record(&self, record: &Record) -> RecordVerdict {
@@ -351,6 +364,12 @@ pub fn registry() -> &'static [Box<dyn Variant>] {
         let mut all: Vec<Box<dyn Variant>> = Vec::new();
         for r in crate::shogi::builtin_variants() {
             all.push(Box::new(r));
+        }
+        for v in crate::chess::builtin_variants() {
+            all.push(Box::new(v));
+        }
+        for v in crate::tetra::builtin_variants() {
+            all.push(Box::new(v));
         }
         all
     })

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::movement::{Facing, Pattern};
@@ -12,7 +13,7 @@ use crate::rules::{GameResult, IllegalReason};
 use crate::variant::{Record, RecordReason};
 
 /// One corpus file.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaseFile {
     /// Optional pointer to the JSON Schema, for editors.
@@ -22,16 +23,28 @@ pub struct CaseFile {
 }
 
 /// One conformance case.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
-    /// A readable slug, unique across the corpus, such as
-    /// `klein/corner-gold-diagonal`.
+    /// A stable id `slug#hash`: a readable slug, unique across the corpus
+    /// (such as `geometry/klein-9x18/corner-diagonal`), then `#` and the
+    /// first 8 hex digits of the FNV-1a 64 hash of the case's canonical JSON
+    /// without the id. `seams corpus rehash` writes the hash.
     pub id: String,
     /// One sentence saying what the case shows.
     pub title: String,
     /// Spec clauses the case pins, e.g. `GEO-3.2`.
     pub clauses: Vec<String>,
+    /// The rules versions the case applies to, e.g. `>=0.2` or
+    /// `>=0.2,<0.3`; absent means every version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    /// What an engine must support to be asked this case: the capability
+    /// the check kind needs (`geometry`, `legal-actions`, `perft`, `play`,
+    /// `keys`, `records`) plus any extra rule features (`drops`,
+    /// `castling`, …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub capabilities: Vec<String>,
     /// Where the expected answer comes from.
     pub provenance: Provenance,
     /// The question and its expected answer.
@@ -39,7 +52,7 @@ pub struct Case {
 }
 
 /// Where a case's expected answer comes from.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Provenance {
     /// A worked example in a rules source document.
@@ -72,7 +85,7 @@ impl Provenance {
 }
 
 /// A route's end, as printed by `seams rays` and expected by cases.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Arrival {
     pub cell: String,
@@ -84,7 +97,7 @@ pub struct Arrival {
 }
 
 /// Expected mesh invariants; only the fields present are compared.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InvariantsExpect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -117,7 +130,7 @@ pub struct InvariantsExpect {
 }
 
 /// One north orbit ("file") of a board.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OrbitExpect {
     pub first: String,
@@ -129,7 +142,7 @@ pub struct OrbitExpect {
 }
 
 /// Expected verdict on a board file.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardFileExpect {
     pub valid: bool,
@@ -142,7 +155,7 @@ pub struct BoardFileExpect {
 }
 
 /// Expected legality of one action.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionExpect {
     pub legal: bool,
@@ -152,7 +165,7 @@ pub struct ActionExpect {
 }
 
 /// Expected state after playing moves as a game.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayExpect {
     /// The position text, compared after normalising both sides.
@@ -165,7 +178,7 @@ pub struct PlayExpect {
 }
 
 /// A position named by a start (default: initial) and moves played from it.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Place {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -175,7 +188,7 @@ pub struct Place {
 }
 
 /// Whether two positions' repetition keys agree.
-#[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum KeyRelation {
     Equal,
@@ -183,7 +196,7 @@ pub enum KeyRelation {
 }
 
 /// Expected verdict on a game record.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(tag = "verdict", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum RecordExpect {
     Accepted {
@@ -198,7 +211,7 @@ pub enum RecordExpect {
 }
 
 /// A question about the rules and its expected answer.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Check {
     /// The surface invariants of a board (subset comparison).
@@ -357,19 +370,91 @@ pub enum Subject<'a> {
     Variant(&'a str),
 }
 
+/// Perft cases whose expected node count is above this run only in the
+/// `full` tier.
+pub const QUICK_PERFT_NODES: u64 = 200_000;
+
+/// How expensive a case is: `quick` cases run on every change, `full`
+/// cases (large perft counts) in the complete run.
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    Quick,
+    Full,
+}
+
+impl Check {
+    /// The capability an engine needs to be asked this kind of question.
+    pub fn capability(&self) -> &'static str {
+        match self {
+            Check::Invariants { .. }
+            | Check::Walk { .. }
+            | Check::Reach { .. }
+            | Check::ForbiddenDiagonals { .. }
+            | Check::BishopReach { .. }
+            | Check::DiagonalComponents { .. }
+            | Check::FileOrbits { .. }
+            | Check::SolidFacts { .. } => "geometry",
+            Check::BoardFile { .. } => "board-files",
+            Check::LegalActions { .. } | Check::Action { .. } => "legal-actions",
+            Check::Perft { .. } => "perft",
+            Check::Play { .. } => "play",
+            Check::Keys { .. } => "keys",
+            Check::Record { .. } => "records",
+        }
+    }
+
+    /// The board or variant name the question is about.
+    pub fn subject_name(&self) -> &str {
+        match self.subject() {
+            Subject::Board(b) | Subject::Variant(b) => b,
+            Subject::BoardFile => "",
+        }
+    }
+}
+
 impl Case {
-    /// Rules the JSON shape cannot express.
+    /// The readable part of the id, before `#`.
+    pub fn slug(&self) -> &str {
+        self.id.split_once('#').map_or(&self.id, |(s, _)| s)
+    }
+
+    /// Every capability the case needs: the check kind's and the declared.
+    pub fn required_capabilities(&self) -> Vec<String> {
+        let mut out = vec![self.check.capability().to_string()];
+        for c in &self.capabilities {
+            if !out.contains(c) {
+                out.push(c.clone());
+            }
+        }
+        out
+    }
+
+    /// `full` for perft cases above [`QUICK_PERFT_NODES`], else `quick`.
+    pub fn tier(&self) -> Tier {
+        match &self.check {
+            Check::Perft { expect, .. } if *expect > QUICK_PERFT_NODES => Tier::Full,
+            _ => Tier::Quick,
+        }
+    }
+
+    /// Rules the JSON shape cannot express, except the id's hash (checked
+    /// by the loader, and rewritten by `seams corpus rehash`).
     pub fn validate(&self) -> Result<(), String> {
-        let id_ok = !self.id.is_empty()
-            && self.id.split('/').all(|part| {
+        let slug = self.slug();
+        let slug_ok = !slug.is_empty()
+            && slug.split('/').all(|part| {
                 !part.is_empty()
                     && part
                         .bytes()
                         .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
             });
-        if !id_ok {
+        if !slug_ok {
             return Err(
-                "an id is lowercase slug parts joined by '/', such as 'klein/corner-diagonal'"
+                "an id is lowercase slug parts joined by '/', then '#' and a hash, such as \
+                 'geometry/klein-9x18/corner-diagonal#1a2b3c4d'"
                     .into(),
             );
         }
@@ -378,6 +463,27 @@ impl Case {
         }
         if self.clauses.is_empty() {
             return Err("a case cites at least one clause".into());
+        }
+        if let Some(range) = &self.rules {
+            super::version::Range::parse(range).map_err(|e| format!("rules: {e}"))?;
+        }
+        let needed = self.check.capability();
+        if !self.capabilities.iter().any(|c| c == needed) {
+            return Err(format!(
+                "a '{}' case lists the capability '{needed}' in 'capabilities' \
+                 (`seams corpus rehash` adds it)",
+                self.check.kind()
+            ));
+        }
+        for c in &self.capabilities {
+            let ok = !c.is_empty()
+                && c.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            if !ok {
+                return Err(format!(
+                    "capability '{c}' is not a name: use lowercase letters, digits and '-'"
+                ));
+            }
         }
         let empty = match &self.provenance {
             Provenance::Seed { source, section } => {

@@ -4,15 +4,26 @@
 //! A corpus file (`conformance/cases/**/*.json`) holds a list of [`Case`]s.
 //! Every case names what it pins (clauses, worked example), where its expected
 //! answer comes from ([`Provenance`]), and a typed [`Check`]: a question plus
-//! the expected answer. [`reference::run`] answers the question with this
-//! crate and compares. The format is specified in `conformance/README.md`.
+//! the expected answer. [`runner`] asks any [`engine::Engine`] the question
+//! over the JSON-lines [`protocol`] and compares; [`reference`] is this
+//! crate's own engine. The format is specified in `conformance/README.md`.
 
+pub mod bisect;
 pub mod case;
 pub mod coverage;
+pub mod engine;
+pub mod expectations;
+pub mod id;
+pub mod protocol;
 pub mod reference;
+pub mod report;
+pub mod runner;
+pub mod schema;
+pub mod version;
 
-pub use case::{Case, CaseFile, Check, Provenance};
-pub use reference::{Outcome, run};
+pub use case::{Case, CaseFile, Check, Provenance, Tier};
+pub use reference::run;
+pub use runner::{ErrorKind, Outcome};
 
 use std::path::Path;
 
@@ -54,14 +65,26 @@ impl Corpus {
         Corpus::from_files(files)
     }
 
-    /// Parses (label, text) pairs and rejects duplicate ids.
+    /// Parses (label, text) pairs and rejects duplicate ids, duplicate
+    /// slugs and ids whose hash does not match the case.
     pub fn from_files(mut files: Vec<(String, String)>) -> Result<Corpus, CorpusError> {
         files.sort();
         let mut corpus = Corpus::default();
         let mut seen: std::collections::HashMap<String, String> = Default::default();
         for (file, text) in files {
             for case in parse_file(&file, &text)?.cases {
-                if let Some(other) = seen.insert(case.id.clone(), file.clone()) {
+                let want = id::expected_id(&case);
+                if case.id != want {
+                    return Err(CorpusError::Invalid {
+                        file,
+                        id: case.id,
+                        message: format!(
+                            "the id's hash does not match the case (it should be '{want}'); \
+                             after editing cases run `seams corpus rehash`"
+                        ),
+                    });
+                }
+                if let Some(other) = seen.insert(case.slug().to_string(), file.clone()) {
                     return Err(CorpusError::Invalid {
                         file,
                         id: case.id,
@@ -73,6 +96,90 @@ impl Corpus {
         }
         Ok(corpus)
     }
+
+    /// Looks a case up by its full id.
+    pub fn get(&self, id: &str) -> Option<&Case> {
+        self.cases.iter().map(|(_, c)| c).find(|c| c.id == id)
+    }
+}
+
+/// What `rehash` changed: (file, old id, new id) for every rewritten id.
+pub type Rehashed = Vec<(String, String, String)>;
+
+/// Rewrites every case id under `dir` to `slug#hash` (adding the check
+/// kind's capability when it is missing). Every file is parsed and
+/// validated before any is written; each file is replaced atomically.
+pub fn rehash_dir(dir: &Path) -> Result<Rehashed, CorpusError> {
+    let io_err = |p: &Path, e: &dyn std::fmt::Display| CorpusError::Parse {
+        file: p.display().to_string(),
+        message: e.to_string(),
+    };
+    if !dir.is_dir() {
+        return Err(io_err(dir, &"not a folder of corpus files"));
+    }
+    let mut plans = Vec::new();
+    let mut changes = Vec::new();
+    let mut slugs: std::collections::HashMap<String, String> = Default::default();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| io_err(dir, &e))?;
+        let p = entry.path().to_path_buf();
+        if !(entry.file_type().is_file() && p.extension().is_some_and(|e| e == "json")) {
+            continue;
+        }
+        let label = p.display().to_string();
+        let text = std::fs::read_to_string(&p).map_err(|e| io_err(&p, &e))?;
+        let mut parsed: CaseFile = serde_json::from_str(&text).map_err(|e| CorpusError::Parse {
+            file: label.clone(),
+            message: format!("line {} column {}: {e}", e.line(), e.column()),
+        })?;
+        for case in &mut parsed.cases {
+            let needed = case.check.capability().to_string();
+            if !case.capabilities.contains(&needed) {
+                case.capabilities.insert(0, needed);
+            }
+            let old = case.id.clone();
+            case.id = case.slug().to_string();
+            case.validate().map_err(|message| CorpusError::Invalid {
+                file: label.clone(),
+                id: old.clone(),
+                message,
+            })?;
+            case.id = id::expected_id(case);
+            if let Some(other) = slugs.insert(case.slug().to_string(), label.clone()) {
+                return Err(CorpusError::Invalid {
+                    file: label.clone(),
+                    id: old,
+                    message: format!("the slug is used twice (also in {other})"),
+                });
+            }
+            if old != case.id {
+                changes.push((label.clone(), old, case.id.clone()));
+            }
+        }
+        let mut out = serde_json::to_string_pretty(&parsed).map_err(|e| io_err(&p, &e))?;
+        out.push('\n');
+        if out != text {
+            plans.push((p, out));
+        }
+    }
+    for (p, out) in plans {
+        write_atomically(&p, &out).map_err(|e| io_err(&p, &e))?;
+    }
+    Ok(changes)
+}
+
+/// Writes a file by writing a temporary file beside it and renaming it
+/// over the target, so readers never see half a file.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
 
 fn collect_embedded(dir: &EmbeddedDir<'static>, out: &mut Vec<(String, String)>) {

@@ -414,4 +414,7 @@ impl Rules for ShogiRules {
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         self.count_leaves(pos, depth)
     }
+    fn capabilities(&self) -> &'static [&'static str] {
+        &["drops", "promotion"]
+    }
 }

@@ -68,7 +68,7 @@ pub struct Transition {
 }
 
 /// What kind of inconsistency a board file has; tests match on this.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum BoardErrorKind {
     /// Not valid TOML, a missing field, an unknown key or a wrong value type.

@@ -1,0 +1,292 @@
+//! Surface chess: FIDE chess pieces on the Möbius strip, the Klein bottle
+//! and the genus-two surface (rules 0.1), plus the flat 8×8 control that
+//! reproduces published perft from the same engine.
+//!
+//! The normative text is `spec/chess/rules.md`; clause numbers `SC-…` in
+//! comments point into it. Each variant is a data file in `spec/chess/`
+//! (board, setup, promotion, castling, thresholds), embedded at build time;
+//! [`builtin_variants`] builds all four. The modules split the family by
+//! concept:
+//!
+//! - [`pieces`]: kinds, pieces with pawn fields, castling sides;
+//! - [`data`]: the variant files and their validation;
+//! - [`position`]: [`Setup`] (editable) and [`Position`] (validated);
+//! - [`movegen`]: actions, generation, making moves;
+//! - [`attacks`]: attacked cells and check;
+//! - [`key`]: the repetition key;
+//! - [`endings`]: adjudication in the rules' order;
+//! - [`exchange`]: the player exchange Φ;
+//! - [`text`]: the one-line position text and action notation.
+//!
+//! Rule code does no I/O.
+
+pub mod attacks;
+pub mod data;
+pub mod endings;
+pub mod exchange;
+pub mod key;
+pub mod movegen;
+pub mod pieces;
+pub mod position;
+pub mod text;
+
+use include_dir::{Dir as EmbeddedDir, include_dir};
+
+pub use data::{DataError, VariantData, VariantFile};
+pub use movegen::{Action, Special};
+pub use pieces::{Kind, Piece, Side};
+pub use position::{CastlingRights, Position, Setup, SetupError, Trace};
+
+use crate::geometry::Geometry;
+use crate::movement::Facing;
+use crate::rules::{ActionError, GameResult, History, Key, Player, PositionError, Rules};
+use crate::spec::Library;
+use crate::topology::{CellId, Gluing};
+use data::{CastleSpec, Promotion};
+
+static CHESS_SPEC: EmbeddedDir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec/chess");
+
+/// One surface-chess variant: its data, its board, and tables derived once.
+#[derive(Clone, Debug)]
+pub struct ChessRules {
+    pub(crate) data: VariantData,
+    pub(crate) geo: Geometry,
+    /// `castles[player][side]`; Black's are the exchange images of White's.
+    castles: Option<[[CastleSpec; 2]; 2]>,
+    /// Bit `2·owner + (facing is down)` set where such a pawn promotes.
+    promo_mask: Vec<u8>,
+    /// Φ on cells.
+    pub(crate) exchange_cell: Vec<CellId>,
+    /// Whether two routes can reach one outcome (any glued side or chart).
+    pub(crate) may_repeat: bool,
+    start: Position,
+}
+
+/// A variant that cannot be built from its data.
+#[derive(Debug, thiserror::Error)]
+pub enum VariantError {
+    #[error(transparent)]
+    Data(#[from] DataError),
+    #[error(transparent)]
+    Spec(#[from] crate::spec::SpecError),
+    #[error("{file}: the start position is not valid: {error}")]
+    Start { file: String, error: SetupError },
+}
+
+impl ChessRules {
+    /// Builds a variant from its data file and the board library.
+    pub fn from_file(
+        file: &str,
+        text: &str,
+        library: &Library,
+    ) -> Result<ChessRules, VariantError> {
+        let vf = VariantFile::parse(file, text)?;
+        let geo = library.geometry(&vf.board)?;
+        let data = VariantData::resolve(file, &vf, geo)?;
+        ChessRules::new(file, data, geo.clone())
+    }
+
+    fn new(file: &str, data: VariantData, geo: Geometry) -> Result<ChessRules, VariantError> {
+        let board = geo.board();
+        let exchange_cell = board
+            .cells()
+            .map(|c| exchange::map_cell(board, data.exchange, c))
+            .collect();
+        let (ew, ns) = board.side_gluing();
+        let may_repeat =
+            board.chart_count() > 1 || ew != Gluing::Boundary || ns != Gluing::Boundary;
+        let mut promo_mask = vec![0u8; board.cell_count()];
+        for c in board.cells() {
+            let sq = board.square(c);
+            for owner in [Player::First, Player::Second] {
+                for facing in [Facing::Up, Facing::Down] {
+                    let hit = match &data.promotion {
+                        Promotion::FacingLastRank => match facing {
+                            Facing::Up => sq.y + 1 == board.height(),
+                            Facing::Down => sq.y == 0,
+                        },
+                        Promotion::OwnerRanks(r) => r[owner.index()] == (sq.chart, sq.y),
+                    };
+                    if hit {
+                        promo_mask[c.index()] |= promo_bit(owner, facing);
+                    }
+                }
+            }
+        }
+        let mut rules = ChessRules {
+            castles: None,
+            promo_mask,
+            exchange_cell,
+            may_repeat,
+            start: Position {
+                board: vec![],
+                to_move: Player::First,
+                castling: CastlingRights::NONE,
+                en_passant: None,
+                halfmove: 0,
+                ply: 0,
+                kings: [CellId(0); 2],
+            },
+            data,
+            geo,
+        };
+        rules.castles = rules.data.castling.as_ref().map(|w| {
+            let black = |s: &CastleSpec| CastleSpec {
+                king: rules.phi(s.king),
+                king_to: rules.phi(s.king_to),
+                transit: rules.phi(s.transit),
+                rook: rules.phi(s.rook),
+                rook_to: rules.phi(s.rook_to),
+                between: s.between.iter().map(|&c| rules.phi(c)).collect(),
+            };
+            [w.clone(), [black(&w[0]), black(&w[1])]]
+        });
+        let mut cells = vec![None; rules.geo.board().cell_count()];
+        for &(c, p) in &rules.data.white_setup {
+            cells[c.index()] = Some(p);
+            cells[rules.phi(c).index()] = Some(exchange::exchange_piece(p));
+        }
+        let mut castling = CastlingRights::NONE;
+        if rules.castles.is_some() {
+            castling = CastlingRights([[true; 2]; 2]);
+        }
+        let setup = Setup {
+            cells,
+            to_move: Player::First,
+            castling,
+            en_passant: None,
+            halfmove: 0,
+            ply: 0,
+        };
+        rules.start = rules.validate(setup).map_err(|error| VariantError::Start {
+            file: file.to_string(),
+            error,
+        })?;
+        Ok(rules)
+    }
+
+    pub fn data(&self) -> &VariantData {
+        &self.data
+    }
+    pub fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+    pub(crate) fn phi(&self, c: CellId) -> CellId {
+        self.exchange_cell[c.index()]
+    }
+
+    /// The castling data of one player and side, if the variant castles.
+    pub fn castle(&self, p: Player, s: Side) -> Option<&CastleSpec> {
+        self.castles.as_ref().map(|c| &c[p.index()][s.index()])
+    }
+
+    /// Whether a pawn of `owner` arriving on `c` with `facing` must promote.
+    #[inline]
+    pub fn promotes(&self, owner: Player, facing: Facing, c: CellId) -> bool {
+        self.promo_mask[c.index()] & promo_bit(owner, facing) != 0
+    }
+}
+
+fn promo_bit(owner: Player, facing: Facing) -> u8 {
+    1 << (owner.index() * 2 + usize::from(facing == Facing::Down))
+}
+
+/// The variant files compiled into this build, as (path, text).
+pub fn builtin_files() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = CHESS_SPEC
+        .files()
+        .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
+        .map(|f| {
+            (
+                format!("spec/chess/{}", f.path().display()),
+                f.contents_utf8().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// All built-in variants, from the embedded data and the built-in boards.
+/// Panics only if the embedded data is invalid, which the test suite rules out.
+pub fn builtin_variants() -> Vec<ChessRules> {
+    try_builtin_variants().expect("the embedded chess data is validated by the test suite")
+}
+
+/// All built-in variants, reporting the first invalid file.
+pub fn try_builtin_variants() -> Result<Vec<ChessRules>, VariantError> {
+    builtin_files()
+        .iter()
+        .map(|(f, t)| ChessRules::from_file(f, t, Library::builtin()))
+        .collect()
+}
+
+/// One built-in variant by name (`chess-mobius`, …).
+pub fn builtin_variant(name: &str) -> Option<ChessRules> {
+    builtin_variants().into_iter().find(|v| v.variant() == name)
+}
+
+impl Rules for ChessRules {
+    type Position = Position;
+    type Action = Action;
+
+    fn variant(&self) -> &str {
+        &self.data.variant
+    }
+    fn rules_version(&self) -> &str {
+        &self.data.rules_version
+    }
+    fn start(&self) -> Position {
+        self.start.clone()
+    }
+    fn to_move(&self, pos: &Position) -> Player {
+        pos.to_move
+    }
+    fn legal_actions(&self, pos: &Position) -> Vec<Action> {
+        self.legal(pos)
+    }
+    fn apply(&self, pos: &Position, action: &Action) -> Position {
+        self.make(pos, action)
+    }
+    fn in_check(&self, pos: &Position) -> bool {
+        self.attacked(
+            &pos.board,
+            pos.kings[pos.to_move.index()],
+            pos.to_move.other(),
+        )
+    }
+    fn key(&self, pos: &Position) -> Key {
+        self.repetition_key(pos)
+    }
+    fn adjudicate(&self, game: &History<Position>, legal_is_empty: bool) -> Option<GameResult> {
+        self.ending(game, legal_is_empty)
+    }
+    fn format_action(&self, pos: &Position, action: &Action) -> String {
+        self.action_text(pos, action)
+    }
+    fn parse_action(&self, pos: &Position, text: &str) -> Result<Action, ActionError> {
+        self.read_action(pos, text)
+    }
+    fn format_position(&self, pos: &Position) -> String {
+        self.position_text(pos)
+    }
+    fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+        self.read_position(text)
+    }
+    fn exchange(&self, pos: &Position) -> Position {
+        self.exchange_position(pos)
+    }
+    fn exchange_action(&self, pos: &Position, action: &Action) -> Action {
+        self.exchange_move(pos, action)
+    }
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        self.perft_count(pos, depth)
+    }
+    fn capabilities(&self) -> &'static [&'static str] {
+        if self.castles.is_some() {
+            &["castling", "en-passant", "promotion"]
+        } else {
+            &["en-passant", "promotion"]
+        }
+    }
+}

@@ -1,0 +1,479 @@
+//! Actions and their generation: piece moves, pawn steps with transported
+//! facing, double steps, en passant by trace, mandatory promotion, castling.
+//!
+//! Generation is pseudo-legal per piece; then every candidate that could
+//! expose the mover's king (king moves, en passant, moves in check, moves of
+//! possibly pinned pieces) is made on a scratch board and kept only if the
+//! king is not attacked (SC-7.2). `legal_by_definition` tests every
+//! candidate and is the reference the fast path is checked against.
+//! Castling is tested separately by its own three-part test (SC-5.4). On
+//! boards whose seams let two routes reach the same outcome, the list is
+//! sorted and deduplicated so that one outcome is one action (SC-3.4).
+
+use super::ChessRules;
+use super::pieces::{Kind, Piece, Side};
+use super::position::{Position, Trace};
+use crate::geometry::KnightWord;
+use crate::movement::Facing;
+use crate::rules::Player;
+use crate::topology::{CellId, Dir};
+
+/// What kind of move an action is, beyond its origin and destination.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
+pub enum Special {
+    Plain,
+    /// A pawn's two-step first move.
+    DoubleStep,
+    /// A pawn lands on the trace's middle and removes the traced pawn.
+    EnPassant,
+    /// King and rook move together; `from`/`to` are the king's cells.
+    Castle(Side),
+}
+
+/// One legal board action.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
+pub struct Action {
+    pub from: CellId,
+    pub to: CellId,
+    pub special: Special,
+    /// The promotion choice when the pawn reaches its target.
+    pub promotion: Option<Kind>,
+    /// The pawn's facing after the move; `Up` when the mover is not a pawn
+    /// afterwards (other pieces, promotions), so that outcomes that do not
+    /// differ compare equal.
+    pub facing: Facing,
+}
+
+const FORWARD_DIAGONALS: [Dir; 2] = [Dir::NE, Dir::NW];
+
+impl ChessRules {
+    /// Every legal action for the side to move.
+    ///
+    /// Only the candidates that could matter are made on a scratch board:
+    /// king moves, en passant, moves while in check, and moves of the
+    /// pieces that may be pinned (`pin_candidates`). Every other move keeps
+    /// the king safe: moving a piece that stands on no line between the king
+    /// and an enemy slider opens no line, and its landing cell can only
+    /// block one. [`ChessRules::legal_by_definition`] tests every candidate
+    /// and the test suite compares the two.
+    pub fn legal(&self, pos: &Position) -> Vec<Action> {
+        let mut out = Vec::with_capacity(64);
+        self.pseudo_moves(pos, &mut out);
+        let me = pos.to_move;
+        let king = pos.kings[me.index()];
+        let in_check = self.attacked(&pos.board, king, me.other());
+        let (pins, n) = self.pin_candidates(pos);
+        let pins = &pins[..n];
+        let needs_test = |a: &Action| {
+            in_check || a.from == king || a.special == Special::EnPassant || pins.contains(&a.from)
+        };
+        if out.iter().any(needs_test) {
+            let mut scratch = pos.board.clone();
+            out.retain(|a| !needs_test(a) || self.safe_after(pos, &mut scratch, a));
+        }
+        self.finish(pos, out)
+    }
+
+    /// The legal actions by the definition alone: every pseudo-legal move is
+    /// made and the king tested. Slower than [`ChessRules::legal`]; kept as
+    /// the reference it is checked against.
+    pub fn legal_by_definition(&self, pos: &Position) -> Vec<Action> {
+        let mut out = Vec::with_capacity(64);
+        self.pseudo_moves(pos, &mut out);
+        let mut scratch = pos.board.clone();
+        out.retain(|a| self.safe_after(pos, &mut scratch, a));
+        self.finish(pos, out)
+    }
+
+    /// Adds castling and merges actions with identical outcomes.
+    fn finish(&self, pos: &Position, mut out: Vec<Action>) -> Vec<Action> {
+        for side in Side::BOTH {
+            if let Some(a) = self.castling_action(pos, side) {
+                out.push(a);
+            }
+        }
+        if self.may_repeat {
+            out.sort_unstable();
+            out.dedup();
+        }
+        out
+    }
+
+    /// The mover's pieces that may be pinned: for each ray leaving the
+    /// king, the one own piece it passes before meeting an enemy slider
+    /// that moves along that kind of ray. At most one per ray.
+    fn pin_candidates(&self, pos: &Position) -> ([CellId; 8], usize) {
+        let me = pos.to_move;
+        let king = pos.kings[me.index()];
+        let mut found = [king; 8];
+        let mut n = 0;
+        let bound = pos.board.len() * 8;
+        for d in Dir::ALL {
+            let diagonal = !d.is_cardinal();
+            let (mut here, mut dir) = (king, d);
+            let mut blocker: Option<CellId> = None;
+            for _ in 0..bound {
+                let Some(s) = self.geo.step(here, dir) else {
+                    break;
+                };
+                if s.to == king {
+                    break;
+                }
+                dir = s.transport.apply(dir);
+                here = s.to;
+                let Some(p) = pos.board[here.index()] else {
+                    continue;
+                };
+                if p.owner == me {
+                    match blocker {
+                        None => blocker = Some(here),
+                        // A ray may wind back over the same piece.
+                        Some(b) if b == here => {}
+                        Some(_) => break,
+                    }
+                    continue;
+                }
+                let slider = match p.kind {
+                    Kind::Queen => true,
+                    Kind::Rook => !diagonal,
+                    Kind::Bishop => diagonal,
+                    _ => false,
+                };
+                if slider && let Some(b) = blocker {
+                    found[n] = b;
+                    n += 1;
+                }
+                break;
+            }
+        }
+        (found, n)
+    }
+
+    /// Pseudo-legal moves (king safety unchecked, castling excluded).
+    pub(crate) fn pseudo_moves(&self, pos: &Position, out: &mut Vec<Action>) {
+        let me = pos.to_move;
+        for (i, sq) in pos.board.iter().enumerate() {
+            let Some(p) = *sq else { continue };
+            if p.owner != me {
+                continue;
+            }
+            let from = CellId(i as u16);
+            match p.kind {
+                Kind::Pawn => self.pawn_moves(pos, from, p, out),
+                Kind::Knight => {
+                    for w in KnightWord::ALL {
+                        if let Some(s) = self.geo.knight(from, w) {
+                            self.push_target(pos, from, s.to, out);
+                        }
+                    }
+                }
+                Kind::King => {
+                    for d in Dir::ALL {
+                        if let Some(s) = self.geo.step(from, d)
+                            && s.to != from
+                        {
+                            self.push_target(pos, from, s.to, out);
+                        }
+                    }
+                }
+                Kind::Bishop => self.rays(pos, from, &Dir::DIAGONALS, out),
+                Kind::Rook => self.rays(pos, from, &Dir::CARDINALS, out),
+                Kind::Queen => self.rays(pos, from, &Dir::ALL, out),
+            }
+        }
+    }
+
+    /// A non-pawn arrival: empty, or an enemy that is not a king.
+    #[inline]
+    fn push_target(&self, pos: &Position, from: CellId, to: CellId, out: &mut Vec<Action>) {
+        match pos.board[to.index()] {
+            None => out.push(plain(from, to)),
+            Some(q) if q.owner != pos.to_move && q.kind != Kind::King => out.push(plain(from, to)),
+            _ => {}
+        }
+    }
+
+    fn rays(&self, pos: &Position, from: CellId, dirs: &[Dir], out: &mut Vec<Action>) {
+        let bound = pos.board.len() * 8;
+        for &d in dirs {
+            let (mut here, mut dir) = (from, d);
+            for _ in 0..bound {
+                let Some(s) = self.geo.step(here, dir) else {
+                    break;
+                };
+                if s.to == from {
+                    break;
+                }
+                dir = s.transport.apply(dir);
+                here = s.to;
+                match pos.board[here.index()] {
+                    None => out.push(plain(from, here)),
+                    Some(q) => {
+                        if q.owner != pos.to_move && q.kind != Kind::King {
+                            out.push(plain(from, here));
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    fn pawn_moves(&self, pos: &Position, from: CellId, p: Piece, out: &mut Vec<Action>) {
+        let me = p.owner;
+        let forward = p.facing.absolute(Dir::N);
+        // Advances.
+        if let Some(s1) = self.geo.step(from, forward)
+            && s1.to != from
+            && pos.board[s1.to.index()].is_none()
+        {
+            let f1 = p.facing.transported(s1.transport);
+            self.push_pawn(me, from, s1.to, f1, Special::Plain, out);
+            if p.double_step {
+                let d2 = s1.transport.apply(forward);
+                if let Some(s2) = self.geo.step(s1.to, d2)
+                    && s2.to != from
+                    && pos.board[s2.to.index()].is_none()
+                {
+                    let f2 = f1.transported(s2.transport);
+                    self.push_pawn(me, from, s2.to, f2, Special::DoubleStep, out);
+                }
+            }
+        }
+        // Diagonal captures, including en passant.
+        for rel in FORWARD_DIAGONALS {
+            let Some(s) = self.geo.step(from, p.facing.absolute(rel)) else {
+                continue;
+            };
+            if s.to == from {
+                continue;
+            }
+            let f = p.facing.transported(s.transport);
+            match pos.board[s.to.index()] {
+                Some(q) if q.owner != me && q.kind != Kind::King => {
+                    self.push_pawn(me, from, s.to, f, Special::Plain, out)
+                }
+                None => {
+                    if let Some(t) = pos.en_passant
+                        && t.owner != me
+                        && t.middle == s.to
+                        && matches!(pos.board[t.destination.index()],
+                            Some(v) if v.kind == Kind::Pawn && v.owner == t.owner)
+                    {
+                        self.push_pawn(me, from, s.to, f, Special::EnPassant, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A pawn arrival: one action per promotion choice on a target,
+    /// otherwise one action keeping the facing.
+    fn push_pawn(
+        &self,
+        me: Player,
+        from: CellId,
+        to: CellId,
+        facing: Facing,
+        special: Special,
+        out: &mut Vec<Action>,
+    ) {
+        if self.promotes(me, facing, to) {
+            for &k in &self.data.promotion_pieces {
+                out.push(Action {
+                    from,
+                    to,
+                    special,
+                    promotion: Some(k),
+                    facing: Facing::Up,
+                });
+            }
+        } else {
+            out.push(Action {
+                from,
+                to,
+                special,
+                promotion: None,
+                facing,
+            });
+        }
+    }
+
+    /// Makes `a` on `scratch` (a copy of `pos.board`), tests the mover's
+    /// king, and restores `scratch`.
+    fn safe_after(&self, pos: &Position, scratch: &mut [Option<Piece>], a: &Action) -> bool {
+        let me = pos.to_move;
+        let mover = scratch[a.from.index()];
+        let captured = scratch[a.to.index()];
+        let mut ep_removed = None;
+        if a.special == Special::EnPassant
+            && let Some(t) = pos.en_passant
+        {
+            ep_removed = Some((t.destination, scratch[t.destination.index()]));
+            scratch[t.destination.index()] = None;
+        }
+        scratch[a.from.index()] = None;
+        scratch[a.to.index()] = mover;
+        let king = if mover.is_some_and(|m| m.kind == Kind::King) {
+            a.to
+        } else {
+            pos.kings[me.index()]
+        };
+        let safe = !self.attacked(scratch, king, me.other());
+        scratch[a.to.index()] = captured;
+        scratch[a.from.index()] = mover;
+        if let Some((c, p)) = ep_removed {
+            scratch[c.index()] = p;
+        }
+        safe
+    }
+
+    /// Castling on one side if every condition of SC-5 holds.
+    pub(crate) fn castling_action(&self, pos: &Position, side: Side) -> Option<Action> {
+        self.castling_refusal(pos, side).is_none().then(|| {
+            let spec = self.castle(pos.to_move, side).expect("checked");
+            Action {
+                from: spec.king,
+                to: spec.king_to,
+                special: Special::Castle(side),
+                promotion: None,
+                facing: Facing::Up,
+            }
+        })
+    }
+
+    /// Why castling on `side` is not legal now, or `None` when it is.
+    pub fn castling_refusal(&self, pos: &Position, side: Side) -> Option<&'static str> {
+        let me = pos.to_move;
+        let them = me.other();
+        let Some(spec) = self.castle(me, side) else {
+            return Some("this variant has no castling");
+        };
+        if !pos.castling.get(me, side) {
+            return Some("the castling right is gone");
+        }
+        if pos.board[spec.king.index()] != Some(Piece::new(me, Kind::King))
+            || pos.board[spec.rook.index()] != Some(Piece::new(me, Kind::Rook))
+        {
+            return Some("king or rook is not on its home cell");
+        }
+        if spec.between.iter().any(|c| pos.board[c.index()].is_some()) {
+            return Some("a cell between king and rook is occupied");
+        }
+        if self.attacked(&pos.board, spec.king, them) {
+            return Some("the king is in check");
+        }
+        let mut b = pos.board.clone();
+        b[spec.king.index()] = None;
+        if self.attacked(&b, spec.transit, them) {
+            return Some("the king's transit cell is attacked");
+        }
+        if self.attacked(&b, spec.king_to, them) {
+            return Some("the king's destination is attacked");
+        }
+        b[spec.rook.index()] = None;
+        b[spec.king_to.index()] = Some(Piece::new(me, Kind::King));
+        b[spec.rook_to.index()] = Some(Piece::new(me, Kind::Rook));
+        if self.attacked(&b, spec.king_to, them) {
+            return Some("the king is attacked after castling");
+        }
+        None
+    }
+
+    /// Plays a legal action (callers guarantee legality).
+    pub fn make(&self, pos: &Position, a: &Action) -> Position {
+        let me = pos.to_move;
+        let mut next = pos.clone();
+        let b = &mut next.board;
+        let mover = b[a.from.index()].expect("a legal action moves a piece");
+        let mut capture = b[a.to.index()].is_some();
+        next.en_passant = None;
+        match a.special {
+            Special::Castle(side) => {
+                let spec = self.castle(me, side).expect("legal castling has data");
+                b[spec.king.index()] = None;
+                b[spec.rook.index()] = None;
+                b[spec.king_to.index()] = Some(Piece::new(me, Kind::King));
+                b[spec.rook_to.index()] = Some(Piece::new(me, Kind::Rook));
+                next.kings[me.index()] = spec.king_to;
+            }
+            _ => {
+                if a.special == Special::EnPassant
+                    && let Some(t) = pos.en_passant
+                {
+                    b[t.destination.index()] = None;
+                    capture = true;
+                }
+                let placed = match (mover.kind, a.promotion) {
+                    (_, Some(k)) => Piece::new(me, k),
+                    (Kind::Pawn, None) => Piece::pawn(me, a.facing, false),
+                    _ => mover,
+                };
+                b[a.from.index()] = None;
+                b[a.to.index()] = Some(placed);
+                if mover.kind == Kind::King {
+                    next.kings[me.index()] = a.to;
+                }
+                if a.special == Special::DoubleStep && a.promotion.is_none() {
+                    let middle = self
+                        .geo
+                        .step(a.from, mover.facing.absolute(Dir::N))
+                        .expect("a double step has a first step")
+                        .to;
+                    next.en_passant = Some(Trace {
+                        owner: me,
+                        source: a.from,
+                        middle,
+                        destination: a.to,
+                        facing: a.facing,
+                    });
+                }
+            }
+        }
+        // Rights: a king leaving its home loses both; a move from or to a
+        // rook's home loses that side.
+        for p in [Player::First, Player::Second] {
+            for side in Side::BOTH {
+                if let Some(spec) = self.castle(p, side)
+                    && (a.from == spec.king || a.from == spec.rook || a.to == spec.rook)
+                {
+                    next.castling.set(p, side, false);
+                }
+            }
+        }
+        next.halfmove = if mover.kind == Kind::Pawn || capture {
+            0
+        } else {
+            pos.halfmove.saturating_add(1)
+        };
+        next.ply = pos.ply.saturating_add(1);
+        next.to_move = me.other();
+        next
+    }
+
+    /// Counts leaves of the legal-action tree (endings ignored).
+    pub fn perft_count(&self, pos: &Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let actions = self.legal(pos);
+        if depth == 1 {
+            return actions.len() as u64;
+        }
+        actions
+            .iter()
+            .map(|a| self.perft_count(&self.make(pos, a), depth - 1))
+            .sum()
+    }
+}
+
+fn plain(from: CellId, to: CellId) -> Action {
+    Action {
+        from,
+        to,
+        special: Special::Plain,
+        promotion: None,
+        facing: Facing::Up,
+    }
+}

@@ -1,0 +1,374 @@
+//! Reports of a conformance run: text for people, JSON for tools, JUnit XML
+//! for CI test views and Markdown for a CI step summary.
+//!
+//! Every format carries the same facts: each case's outcome (with expected
+//! and actual answers for failures), the verdict against the expectations
+//! file when one was given, and summaries per board or variant and per
+//! clause, so a broken rule shows up as the clauses it breaks.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde_json::{Value, json};
+
+use super::expectations::Verdict;
+use super::protocol::Hello;
+use super::runner::{CaseResult, Outcome, OutcomeKind};
+
+/// Everything a report is made from.
+pub struct Report<'a> {
+    pub engine: &'a Hello,
+    pub results: &'a [CaseResult],
+    /// One per result when an expectations file was given.
+    pub verdicts: Option<&'a [Verdict]>,
+    /// Cases left out because their `rules` range excludes the version.
+    pub not_applicable: usize,
+}
+
+/// Counts of outcomes in one group.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub pass: usize,
+    pub fail: usize,
+    pub unsupported: usize,
+    pub errors: usize,
+}
+
+impl Tally {
+    fn add(&mut self, k: OutcomeKind) {
+        match k {
+            OutcomeKind::Pass => self.pass += 1,
+            OutcomeKind::Fail => self.fail += 1,
+            OutcomeKind::Unsupported => self.unsupported += 1,
+            _ => self.errors += 1,
+        }
+    }
+    fn total(&self) -> usize {
+        self.pass + self.fail + self.unsupported + self.errors
+    }
+    fn json(&self) -> Value {
+        json!({"pass": self.pass, "fail": self.fail, "unsupported": self.unsupported, "errors": self.errors})
+    }
+}
+
+impl Report<'_> {
+    pub fn total(&self) -> Tally {
+        let mut t = Tally::default();
+        for r in self.results {
+            t.add(r.outcome.kind());
+        }
+        t
+    }
+
+    /// Tallies per `board:NAME` / `variant:NAME`.
+    pub fn by_subject(&self) -> BTreeMap<String, Tally> {
+        let mut m: BTreeMap<String, Tally> = BTreeMap::new();
+        for r in self.results {
+            m.entry(r.subject.clone())
+                .or_default()
+                .add(r.outcome.kind());
+        }
+        m
+    }
+
+    /// Tallies per clause (a case counts for each clause it cites).
+    pub fn by_clause(&self) -> BTreeMap<String, Tally> {
+        let mut m: BTreeMap<String, Tally> = BTreeMap::new();
+        for r in self.results {
+            for c in &r.clauses {
+                m.entry(c.clone()).or_default().add(r.outcome.kind());
+            }
+        }
+        m
+    }
+
+    /// Clauses cited by a case that failed (a wrong answer), most first.
+    pub fn broken_clauses(&self) -> Vec<(String, usize)> {
+        let mut v: Vec<(String, usize)> = self
+            .by_clause()
+            .into_iter()
+            .filter(|(_, t)| t.fail > 0)
+            .map(|(c, t)| (c, t.fail))
+            .collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        v
+    }
+
+    /// Error counts by kind, e.g. `crash 2, timeout 1`.
+    fn error_kinds(&self) -> String {
+        let mut m: BTreeMap<&str, usize> = BTreeMap::new();
+        for r in self.results {
+            let k = r.outcome.kind();
+            if k.is_failure() && k != OutcomeKind::Fail {
+                *m.entry(k.name()).or_default() += 1;
+            }
+        }
+        m.iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn verdict(&self, i: usize) -> Option<Verdict> {
+        self.verdicts.and_then(|v| v.get(i).copied())
+    }
+
+    /// Number of results that do not match expectations (or, without an
+    /// expectations file, that fail or error).
+    pub fn mismatches(&self) -> usize {
+        match self.verdicts {
+            Some(v) => v.iter().filter(|x| x.is_mismatch()).count(),
+            None => self
+                .results
+                .iter()
+                .filter(|r| r.outcome.kind().is_failure())
+                .count(),
+        }
+    }
+
+    fn headline(&self) -> String {
+        let t = self.total();
+        let mut s = format!(
+            "{} cases: {} passed, {} failed, {} unsupported, {} errors",
+            t.total(),
+            t.pass,
+            t.fail,
+            t.unsupported,
+            t.errors
+        );
+        let kinds = self.error_kinds();
+        if !kinds.is_empty() {
+            let _ = write!(s, " ({kinds})");
+        }
+        if self.not_applicable > 0 {
+            let _ = write!(
+                s,
+                "; {} not applicable to the rules version",
+                self.not_applicable
+            );
+        }
+        s
+    }
+
+    /// The text report.
+    pub fn text(&self, verbose: bool) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "engine {} {}", self.engine.name, self.engine.version);
+        for (i, r) in self.results.iter().enumerate() {
+            let kind = r.outcome.kind();
+            let verdict = self.verdict(i);
+            let show = kind.is_failure()
+                || verdict.is_some_and(|v| v.is_mismatch())
+                || (verbose && kind == OutcomeKind::Unsupported);
+            if !show {
+                continue;
+            }
+            let label = match kind {
+                OutcomeKind::Fail => "FAIL".to_string(),
+                OutcomeKind::Pass => "PASS".to_string(),
+                OutcomeKind::Unsupported => "UNSUPPORTED".to_string(),
+                k => format!("ERROR ({})", k.name()),
+            };
+            let mark = match verdict {
+                Some(v) if v.is_mismatch() => format!(" [{}]", v.name()),
+                Some(_) => " [expected]".into(),
+                None => String::new(),
+            };
+            let _ = writeln!(
+                s,
+                "{label}{mark} {} ({}) [{}]",
+                r.id,
+                r.file,
+                r.clauses.join(", ")
+            );
+            if kind != OutcomeKind::Pass {
+                for line in r.outcome.message().lines() {
+                    let _ = writeln!(s, "  {line}");
+                }
+            }
+        }
+        let _ = writeln!(s);
+        let _ = writeln!(s, "by board or variant:");
+        let subjects = self.by_subject();
+        let width = subjects.keys().map(|k| k.len()).max().unwrap_or(0).max(8);
+        for (k, t) in &subjects {
+            let _ = writeln!(
+                s,
+                "  {k:<width$}  {:>4} pass {:>4} fail {:>4} unsupported {:>4} errors",
+                t.pass, t.fail, t.unsupported, t.errors
+            );
+        }
+        let _ = writeln!(s, "by clause:");
+        let clauses = self.by_clause();
+        let width = clauses.keys().map(|k| k.len()).max().unwrap_or(0).max(8);
+        for (k, t) in &clauses {
+            let _ = writeln!(
+                s,
+                "  {k:<width$}  {:>4} pass {:>4} fail {:>4} unsupported {:>4} errors",
+                t.pass, t.fail, t.unsupported, t.errors
+            );
+        }
+        let broken = self.broken_clauses();
+        if !broken.is_empty() {
+            let list: Vec<String> = broken.iter().map(|(c, n)| format!("{c} ({n})")).collect();
+            let _ = writeln!(s, "clauses broken: {}", list.join(", "));
+        }
+        let _ = writeln!(s, "{}", self.headline());
+        if self.verdicts.is_some() {
+            let _ = writeln!(
+                s,
+                "{} result(s) differ from the expectations file",
+                self.mismatches()
+            );
+        }
+        s
+    }
+
+    /// The JSON report.
+    pub fn json(&self) -> Value {
+        let cases: Vec<Value> = self
+            .results
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut v = json!({
+                    "id": r.id,
+                    "file": r.file,
+                    "title": r.title,
+                    "subject": r.subject,
+                    "check": r.check,
+                    "clauses": r.clauses,
+                    "provenance": r.provenance,
+                    "outcome": r.outcome.kind().name(),
+                });
+                match &r.outcome {
+                    Outcome::Pass => {}
+                    Outcome::Fail {
+                        expected,
+                        actual,
+                        detail,
+                    } => {
+                        v["detail"] = json!(detail);
+                        v["expected"] = serde_json::from_str(expected).unwrap_or(json!(expected));
+                        v["actual"] = serde_json::from_str(actual).unwrap_or(json!(actual));
+                    }
+                    Outcome::Unsupported(m) | Outcome::Error { message: m, .. } => {
+                        v["message"] = json!(m);
+                    }
+                }
+                if let Some(verdict) = self.verdict(i) {
+                    v["verdict"] = json!(verdict);
+                }
+                v
+            })
+            .collect();
+        let mut out = json!({
+            "engine": {"name": self.engine.name, "version": self.engine.version},
+            "summary": self.total().json(),
+            "by_subject": self.by_subject().into_iter().map(|(k, t)| (k, t.json())).collect::<serde_json::Map<_, _>>(),
+            "by_clause": self.by_clause().into_iter().map(|(k, t)| (k, t.json())).collect::<serde_json::Map<_, _>>(),
+            "clauses_broken": self.broken_clauses().into_iter().map(|(c, _)| c).collect::<Vec<_>>(),
+            "not_applicable": self.not_applicable,
+            "cases": cases,
+        });
+        if self.verdicts.is_some() {
+            out["mismatches"] = json!(self.mismatches());
+        }
+        out
+    }
+
+    /// JUnit XML: one suite per board or variant, one test case per case.
+    /// Failures are `failure`, errors `error`, unsupported `skipped`.
+    pub fn junit(&self) -> Result<String, quick_junit::SerializeError> {
+        use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+        let mut report = quick_junit::Report::new(format!("seams conform: {}", self.engine.name));
+        let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
+        for r in self.results {
+            let status = match &r.outcome {
+                Outcome::Pass => TestCaseStatus::success(),
+                Outcome::Unsupported(m) => {
+                    let mut s = TestCaseStatus::skipped();
+                    s.set_message(m.as_str());
+                    s
+                }
+                o => {
+                    let kind = if o.kind() == OutcomeKind::Fail {
+                        NonSuccessKind::Failure
+                    } else {
+                        NonSuccessKind::Error
+                    };
+                    let mut s = TestCaseStatus::non_success(kind);
+                    s.set_type(o.kind().name());
+                    s.set_message(o.message().lines().next().unwrap_or_default());
+                    s.set_description(o.message());
+                    s
+                }
+            };
+            let mut tc = TestCase::new(r.id.as_str(), status);
+            tc.set_classname(r.subject.as_str());
+            suites
+                .entry(r.subject.as_str())
+                .or_insert_with(|| TestSuite::new(r.subject.as_str()))
+                .add_test_case(tc);
+        }
+        report.add_test_suites(suites.into_values());
+        report.to_string()
+    }
+
+    /// Markdown for a CI step summary.
+    pub fn markdown(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "## seams conform: {} {}\n",
+            self.engine.name, self.engine.version
+        );
+        let _ = writeln!(s, "{}\n", self.headline());
+        if self.verdicts.is_some() {
+            let _ = writeln!(
+                s,
+                "**{}** result(s) differ from the expectations file.\n",
+                self.mismatches()
+            );
+        }
+        let table = |s: &mut String, title: &str, rows: BTreeMap<String, Tally>| {
+            let _ = writeln!(s, "| {title} | pass | fail | unsupported | errors |");
+            let _ = writeln!(s, "|---|---:|---:|---:|---:|");
+            for (k, t) in rows {
+                let _ = writeln!(
+                    s,
+                    "| `{k}` | {} | {} | {} | {} |",
+                    t.pass, t.fail, t.unsupported, t.errors
+                );
+            }
+            let _ = writeln!(s);
+        };
+        table(&mut s, "board / variant", self.by_subject());
+        table(&mut s, "clause", self.by_clause());
+        let problems: Vec<(usize, &CaseResult)> = self
+            .results
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| {
+                r.outcome.kind().is_failure() || self.verdict(*i).is_some_and(|v| v.is_mismatch())
+            })
+            .collect();
+        if !problems.is_empty() {
+            let _ = writeln!(s, "### Problems\n");
+            for (i, r) in problems {
+                let verdict = self
+                    .verdict(i)
+                    .map(|v| format!(" ({})", v.name()))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    s,
+                    "<details><summary><code>{}</code>: {}{verdict}</summary>\n\n```\n{}\n```\n</details>\n",
+                    r.id,
+                    r.outcome.kind().name(),
+                    r.outcome.message().replace("```", "'''")
+                );
+            }
+        }
+        s
+    }
+}

@@ -1,0 +1,727 @@
+//! The conformance runner: asks an engine each corpus question and judges
+//! the reply.
+//!
+//! [`check_case`] turns one case into protocol requests, sends them to any
+//! [`Engine`] and compares the replies with the case's `expect`, naming what
+//! differs (for action sets: the missing and the extra actions). Every way a
+//! reply can go wrong has its own [`Outcome`]: a wrong answer is a `fail`;
+//! an engine that declines is `unsupported`; a crash, a timeout, a
+//! malformed reply, a reply to another id and the engine's own error
+//! message are distinct [`ErrorKind`]s.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::Corpus;
+use super::case::{
+    ActionExpect, Arrival, BoardFileExpect, Case, Check, InvariantsExpect, KeyRelation,
+    OrbitExpect, Place, PlayExpect, RecordExpect, Subject, Tier,
+};
+use super::engine::{AskError, Engine};
+use super::protocol::{
+    ActionsReply, CheckActionReply, Command, Hello, KeyReply, PerftReply, RecordReply, StatusReply,
+};
+use super::reference::check_question;
+use super::version::{Range, Version};
+use crate::variant::{At, Variant};
+
+/// How a request failed to produce an answer.
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorKind {
+    /// The engine exited (or closed its output) before replying.
+    Crash,
+    /// No reply within the time limit; the engine was stopped.
+    Timeout,
+    /// The reply is not JSON, not an object, or lacks the expected fields.
+    Malformed,
+    /// The reply carries another request's id.
+    WrongId,
+    /// The engine replied with `"error"`: it could not answer.
+    #[serde(rename = "engine-error")]
+    Engine,
+}
+
+impl ErrorKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Crash => "crash",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Malformed => "malformed",
+            ErrorKind::WrongId => "wrong-id",
+            ErrorKind::Engine => "engine-error",
+        }
+    }
+}
+
+/// The result of checking one case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    /// The answer differs; both sides as pretty JSON, plus what differs.
+    Fail {
+        expected: String,
+        actual: String,
+        detail: String,
+    },
+    /// The engine does not offer what the case needs, or said so.
+    Unsupported(String),
+    /// No usable answer.
+    Error {
+        kind: ErrorKind,
+        message: String,
+    },
+}
+
+/// An outcome's kind, as reports and expectations files name it.
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutcomeKind {
+    Pass,
+    Fail,
+    Unsupported,
+    Crash,
+    Timeout,
+    Malformed,
+    WrongId,
+    EngineError,
+}
+
+impl OutcomeKind {
+    pub const ALL: [OutcomeKind; 8] = [
+        OutcomeKind::Pass,
+        OutcomeKind::Fail,
+        OutcomeKind::Unsupported,
+        OutcomeKind::Crash,
+        OutcomeKind::Timeout,
+        OutcomeKind::Malformed,
+        OutcomeKind::WrongId,
+        OutcomeKind::EngineError,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OutcomeKind::Pass => "pass",
+            OutcomeKind::Fail => "fail",
+            OutcomeKind::Unsupported => "unsupported",
+            OutcomeKind::Crash => "crash",
+            OutcomeKind::Timeout => "timeout",
+            OutcomeKind::Malformed => "malformed",
+            OutcomeKind::WrongId => "wrong-id",
+            OutcomeKind::EngineError => "engine-error",
+        }
+    }
+
+    /// Whether this outcome counts against an engine when no expectations
+    /// file lists it (`pass` and `unsupported` do not).
+    pub fn is_failure(self) -> bool {
+        !matches!(self, OutcomeKind::Pass | OutcomeKind::Unsupported)
+    }
+}
+
+impl Outcome {
+    pub fn kind(&self) -> OutcomeKind {
+        match self {
+            Outcome::Pass => OutcomeKind::Pass,
+            Outcome::Fail { .. } => OutcomeKind::Fail,
+            Outcome::Unsupported(_) => OutcomeKind::Unsupported,
+            Outcome::Error { kind, .. } => match kind {
+                ErrorKind::Crash => OutcomeKind::Crash,
+                ErrorKind::Timeout => OutcomeKind::Timeout,
+                ErrorKind::Malformed => OutcomeKind::Malformed,
+                ErrorKind::WrongId => OutcomeKind::WrongId,
+                ErrorKind::Engine => OutcomeKind::EngineError,
+            },
+        }
+    }
+
+    /// A one-paragraph description for reports.
+    pub fn message(&self) -> String {
+        match self {
+            Outcome::Pass => "pass".into(),
+            Outcome::Fail {
+                expected,
+                actual,
+                detail,
+            } => format!("{detail}\nexpected: {expected}\nactual:   {actual}"),
+            Outcome::Unsupported(why) => why.clone(),
+            Outcome::Error { message, .. } => message.clone(),
+        }
+    }
+}
+
+fn pretty<T: Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("<unprintable: {e}>"))
+}
+
+fn compare<T: Serialize + PartialEq>(expected: &T, actual: &T, detail: String) -> Outcome {
+    if expected == actual {
+        Outcome::Pass
+    } else {
+        Outcome::Fail {
+            expected: pretty(expected),
+            actual: pretty(actual),
+            detail,
+        }
+    }
+}
+
+/// Compares two sets and names what is missing and what is extra.
+fn compare_sets<T: Serialize + Ord + Clone>(expected: &[T], actual: &[T], what: &str) -> Outcome {
+    let e: BTreeSet<T> = expected.iter().cloned().collect();
+    let a: BTreeSet<T> = actual.iter().cloned().collect();
+    if e == a {
+        return Outcome::Pass;
+    }
+    let missing: Vec<&T> = e.difference(&a).collect();
+    let extra: Vec<&T> = a.difference(&e).collect();
+    // Sets print on one line each: the detail already names the difference.
+    let compact = |v: &BTreeSet<T>| serde_json::to_string(v).unwrap_or_default();
+    Outcome::Fail {
+        expected: compact(&e),
+        actual: compact(&a),
+        detail: format!(
+            "{what} differ: missing {}; extra {}",
+            serde_json::to_string(&missing).unwrap_or_default(),
+            serde_json::to_string(&extra).unwrap_or_default()
+        ),
+    }
+}
+
+fn ask(engine: &mut dyn Engine, command: Command) -> Result<Value, Outcome> {
+    engine.ask(&command).map_err(|e| match e {
+        AskError::Unsupported => Outcome::Unsupported(format!(
+            "the engine answered '{}' with unsupported",
+            command.name()
+        )),
+        AskError::Failed { kind, message } => Outcome::Error { kind, message },
+    })
+}
+
+/// Reads a reply's fields as `T`; a mismatch is a malformed reply.
+fn fields<T: DeserializeOwned>(reply: Value, command: &str) -> Result<T, Outcome> {
+    serde_json::from_value(reply).map_err(|e| Outcome::Error {
+        kind: ErrorKind::Malformed,
+        message: format!("the reply to '{command}' does not have the expected fields: {e}"),
+    })
+}
+
+/// Whether the engine's `hello` offers what the case needs; the reason if not.
+pub fn unsupported_reason(hello: &Hello, case: &Case) -> Option<String> {
+    for cap in case.required_capabilities() {
+        if !hello.capabilities.contains(&cap) {
+            return Some(format!(
+                "the engine does not declare the capability '{cap}'"
+            ));
+        }
+    }
+    let command = command_for(&case.check);
+    if !hello.commands.iter().any(|c| c == command) {
+        return Some(format!("the engine does not list the command '{command}'"));
+    }
+    match case.check.subject() {
+        Subject::Variant(v) => {
+            if !hello.variants.iter().any(|x| x.name == v) {
+                return Some(format!("the engine does not play the variant '{v}'"));
+            }
+        }
+        Subject::Board(b) => {
+            if let Some(boards) = &hello.boards {
+                if !boards.iter().any(|x| x == b) {
+                    return Some(format!("the engine does not list the board '{b}'"));
+                }
+            }
+        }
+        Subject::BoardFile => {}
+    }
+    None
+}
+
+/// The protocol command a check kind is asked with.
+pub fn command_for(check: &Check) -> &'static str {
+    match check {
+        Check::LegalActions { .. } => "legal_actions",
+        Check::Action { .. } => "check_action",
+        Check::Perft { .. } => "perft",
+        Check::Play { .. } => "status",
+        Check::Keys { .. } => "key",
+        Check::Record { .. } => "verify_record",
+        _ => "geometry",
+    }
+}
+
+/// Checks one case against an engine. `normalizers` are reference variants
+/// used to compare position texts by meaning (an equivalent spelling of
+/// the expected position passes); without one, texts are compared as
+/// written.
+pub fn check_case(engine: &mut dyn Engine, case: &Case, normalizers: &[&dyn Variant]) -> Outcome {
+    if let Some(why) = unsupported_reason(engine.hello(), case) {
+        return Outcome::Unsupported(why);
+    }
+    match judge(engine, &case.check, normalizers) {
+        Ok(o) | Err(o) => o,
+    }
+}
+
+fn judge(
+    engine: &mut dyn Engine,
+    check: &Check,
+    normalizers: &[&dyn Variant],
+) -> Result<Outcome, Outcome> {
+    let geometry_board = match check.subject() {
+        Subject::Board(board) => Some(board),
+        Subject::BoardFile => Some(""),
+        Subject::Variant(_) => None,
+    };
+    if let Some(board) = geometry_board {
+        let reply = ask(
+            engine,
+            Command::Geometry {
+                board: board.to_string(),
+                question: check_question(check),
+            },
+        )?;
+        let answer = reply.get("answer").cloned().ok_or_else(|| Outcome::Error {
+            kind: ErrorKind::Malformed,
+            message: "the reply to 'geometry' has no 'answer'".into(),
+        })?;
+        return judge_geometry(check, answer);
+    }
+    Ok(match check {
+        Check::LegalActions {
+            variant,
+            at,
+            expect,
+            ..
+        } => {
+            let r: ActionsReply = fields(
+                ask(
+                    engine,
+                    Command::LegalActions {
+                        variant: variant.clone(),
+                        at: at.clone(),
+                    },
+                )?,
+                "legal_actions",
+            )?;
+            compare_sets(expect, &r.actions, "legal actions")
+        }
+        Check::Action {
+            variant,
+            at,
+            action,
+            expect,
+        } => {
+            let r: CheckActionReply = fields(
+                ask(
+                    engine,
+                    Command::CheckAction {
+                        variant: variant.clone(),
+                        at: at.clone(),
+                        action: action.clone(),
+                    },
+                )?,
+                "check_action",
+            )?;
+            let actual = ActionExpect {
+                legal: r.legal,
+                reason: if r.legal { None } else { r.reason },
+            };
+            compare(expect, &actual, format!("action '{action}'"))
+        }
+        Check::Perft {
+            variant,
+            at,
+            depth,
+            expect,
+            divide,
+        } => {
+            let r: PerftReply = fields(
+                ask(
+                    engine,
+                    Command::Perft {
+                        variant: variant.clone(),
+                        at: at.clone(),
+                        depth: *depth,
+                        divide: divide.is_some(),
+                    },
+                )?,
+                "perft",
+            )?;
+            match (divide, r.divide) {
+                (None, _) => compare(expect, &r.nodes, format!("perft({depth})")),
+                (Some(_), None) => Outcome::Error {
+                    kind: ErrorKind::Malformed,
+                    message: "asked for divide, the perft reply has no 'divide'".into(),
+                },
+                (Some(want), Some(got)) => {
+                    if r.nodes != *expect {
+                        compare(expect, &r.nodes, format!("perft({depth})"))
+                    } else {
+                        compare_divide(want, &got, *depth)
+                    }
+                }
+            }
+        }
+        Check::Play {
+            variant,
+            at,
+            expect,
+        } => {
+            let r: StatusReply = fields(
+                ask(
+                    engine,
+                    Command::Status {
+                        variant: variant.clone(),
+                        at: at.clone(),
+                    },
+                )?,
+                "status",
+            )?;
+            let norm = normalizers.iter().find(|v| v.name() == variant).copied();
+            let normal = |text: &str| -> String {
+                norm.and_then(|v| {
+                    v.reached(&At {
+                        position: Some(text),
+                        moves: &[],
+                    })
+                    .ok()
+                    .map(|p| p.0)
+                })
+                .unwrap_or_else(|| text.trim().to_string())
+            };
+            let want = PlayExpect {
+                position: expect.position.as_deref().map(normal),
+                in_check: expect.in_check,
+                result: expect.result,
+            };
+            let actual = PlayExpect {
+                position: expect.position.as_ref().map(|_| normal(&r.position)),
+                in_check: expect.in_check.map(|_| r.in_check),
+                result: r.result,
+            };
+            compare(&want, &actual, "state after the moves".into())
+        }
+        Check::Keys {
+            variant,
+            a,
+            b,
+            expect,
+        } => {
+            let key = |engine: &mut dyn Engine, p: &Place| -> Result<String, Outcome> {
+                let r: KeyReply = fields(
+                    ask(
+                        engine,
+                        Command::Key {
+                            variant: variant.clone(),
+                            at: p.clone(),
+                        },
+                    )?,
+                    "key",
+                )?;
+                Ok(r.key)
+            };
+            let ka = key(engine, a)?;
+            let kb = key(engine, b)?;
+            let actual = if ka == kb {
+                KeyRelation::Equal
+            } else {
+                KeyRelation::Different
+            };
+            compare(expect, &actual, format!("keys: a = {ka}, b = {kb}"))
+        }
+        Check::Record { record, expect, .. } => {
+            let r: RecordReply = fields(
+                ask(
+                    engine,
+                    Command::VerifyRecord {
+                        record: record.clone(),
+                    },
+                )?,
+                "verify_record",
+            )?;
+            let actual = match r {
+                RecordReply::Accepted { result, .. } => RecordExpect::Accepted { result },
+                RecordReply::Rejected {
+                    ply,
+                    reason,
+                    illegal,
+                    ..
+                } => RecordExpect::Rejected {
+                    ply,
+                    reason,
+                    illegal,
+                },
+            };
+            compare(expect, &actual, "record verdict".into())
+        }
+        _ => unreachable!("geometry checks are judged above"),
+    })
+}
+
+/// Compares per-action perft counts: missing and extra actions first, then
+/// the actions whose counts differ.
+fn compare_divide(
+    want: &BTreeMap<String, u64>,
+    got: &BTreeMap<String, u64>,
+    depth: u32,
+) -> Outcome {
+    if want == got {
+        return Outcome::Pass;
+    }
+    let missing: Vec<&String> = want.keys().filter(|k| !got.contains_key(*k)).collect();
+    let extra: Vec<&String> = got.keys().filter(|k| !want.contains_key(*k)).collect();
+    let differ: Vec<String> = want
+        .iter()
+        .filter_map(|(k, n)| {
+            got.get(k)
+                .filter(|m| *m != n)
+                .map(|m| format!("{k}: expected {n}, got {m}"))
+        })
+        .collect();
+    Outcome::Fail {
+        expected: pretty(want),
+        actual: pretty(got),
+        detail: format!(
+            "perft({depth}) divide differs: missing {}; extra {}; counts differ at {}",
+            serde_json::to_string(&missing).unwrap_or_default(),
+            serde_json::to_string(&extra).unwrap_or_default(),
+            if differ.is_empty() {
+                "none".into()
+            } else {
+                differ.join(", ")
+            }
+        ),
+    }
+}
+
+fn answer_as<T: DeserializeOwned>(answer: Value) -> Result<T, Outcome> {
+    serde_json::from_value(answer).map_err(|e| Outcome::Error {
+        kind: ErrorKind::Malformed,
+        message: format!("the geometry answer does not have the expected shape: {e}"),
+    })
+}
+
+fn judge_geometry(check: &Check, answer: Value) -> Result<Outcome, Outcome> {
+    Ok(match check {
+        Check::Invariants { expect, .. } => {
+            let full: InvariantsExpect = answer_as(answer)?;
+            compare(expect, &restrict(expect, &full), "invariants differ".into())
+        }
+        Check::Walk { expect, .. } => {
+            let actual: Option<Arrival> = answer_as(answer)?;
+            compare(expect, &actual, "the walk ends elsewhere".into())
+        }
+        Check::Reach { expect, .. } => {
+            let actual: Vec<Arrival> = answer_as(answer)?;
+            compare_sets(expect, &actual, "reached cells")
+        }
+        Check::ForbiddenDiagonals { expect, .. } => {
+            let actual: Vec<String> = answer_as(answer)?;
+            compare_sets(expect, &actual, "forbidden diagonals")
+        }
+        Check::BishopReach { expect, .. } => {
+            let actual: BTreeMap<String, usize> = answer_as(answer)?;
+            compare(expect, &actual, "bishop reach histogram differs".into())
+        }
+        Check::DiagonalComponents { expect, .. } => {
+            let actual: Vec<usize> = answer_as(answer)?;
+            compare(expect, &actual, "diagonal components differ".into())
+        }
+        Check::FileOrbits { expect, .. } => {
+            let actual: Vec<OrbitExpect> = answer_as(answer)?;
+            compare(expect, &actual, "file orbits differ".into())
+        }
+        Check::SolidFacts { expect, .. } => {
+            let full: serde_json::Map<String, Value> = answer_as(answer)?;
+            let actual: serde_json::Map<String, Value> = expect
+                .keys()
+                .filter_map(|k| full.get(k).map(|v| (k.clone(), v.clone())))
+                .collect();
+            compare(expect, &actual, "solid facts differ".into())
+        }
+        Check::BoardFile { expect, .. } => {
+            let actual: BoardFileExpect = answer_as(answer)?;
+            compare(expect, &actual, "board file verdict".into())
+        }
+        _ => unreachable!("only geometry checks reach judge_geometry"),
+    })
+}
+
+/// Copies from `full` exactly the fields that are present in `wanted`.
+fn restrict(wanted: &InvariantsExpect, full: &InvariantsExpect) -> InvariantsExpect {
+    fn pick<T: Clone>(w: &Option<T>, f: &Option<T>) -> Option<T> {
+        w.as_ref().and(f.clone())
+    }
+    InvariantsExpect {
+        faces: pick(&wanted.faces, &full.faces),
+        edges: pick(&wanted.edges, &full.edges),
+        vertices: pick(&wanted.vertices, &full.vertices),
+        euler: pick(&wanted.euler, &full.euler),
+        orientable: pick(&wanted.orientable, &full.orientable),
+        boundary_components: pick(&wanted.boundary_components, &full.boundary_components),
+        boundary_edges: pick(&wanted.boundary_edges, &full.boundary_edges),
+        link_circles: pick(&wanted.link_circles, &full.link_circles),
+        link_intervals: pick(&wanted.link_intervals, &full.link_intervals),
+        circle_corners: pick(&wanted.circle_corners, &full.circle_corners),
+        cone_points: pick(&wanted.cone_points, &full.cone_points),
+        alternating_colouring: pick(&wanted.alternating_colouring, &full.alternating_colouring),
+        surface: pick(&wanted.surface, &full.surface),
+    }
+}
+
+/// Which cases a run asks.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// `Some(Tier::Quick)` runs only quick cases; `None` or `Full` runs all.
+    pub tier: Option<Tier>,
+    /// Only cases about this variant.
+    pub variant: Option<String>,
+    /// Judge `rules` ranges against this version instead of the version the
+    /// engine declares for the case's variant.
+    pub rules: Option<Version>,
+    /// A glob (`*`, `?`) matched against the whole id, or, without glob
+    /// characters, text the id must contain.
+    pub case: Option<String>,
+}
+
+/// Whether `text` matches the glob `pattern` (`*` any run, `?` one char).
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|c| *c == '*')
+}
+
+/// The cases a run asks, and how many were left out because their `rules`
+/// range excludes the version being checked.
+pub fn select<'c>(
+    corpus: &'c Corpus,
+    sel: &Selection,
+    hello: &Hello,
+) -> (Vec<&'c (String, Case)>, usize) {
+    let mut out = Vec::new();
+    let mut not_applicable = 0;
+    for entry in &corpus.cases {
+        let case = &entry.1;
+        if let Some(pattern) = &sel.case {
+            let hit = if pattern.contains(['*', '?']) {
+                glob_match(pattern, &case.id)
+            } else {
+                case.id.contains(pattern.as_str())
+            };
+            if !hit {
+                continue;
+            }
+        }
+        if sel.tier == Some(Tier::Quick) && case.tier() != Tier::Quick {
+            continue;
+        }
+        if let Some(v) = &sel.variant {
+            if case.check.subject() != Subject::Variant(v) {
+                continue;
+            }
+        }
+        if let Some(range) = case.rules.as_deref().and_then(|r| Range::parse(r).ok()) {
+            let version = sel.rules.clone().or_else(|| match case.check.subject() {
+                Subject::Variant(v) => hello
+                    .variants
+                    .iter()
+                    .find(|x| x.name == v)
+                    .and_then(|x| Version::parse(&x.rules).ok()),
+                Subject::Board(_) | Subject::BoardFile => None,
+            });
+            if version.is_some_and(|v| !range.admits(&v)) {
+                not_applicable += 1;
+                continue;
+            }
+        }
+        out.push(entry);
+    }
+    (out, not_applicable)
+}
+
+/// One case's result with what reports group by.
+#[derive(Clone, Debug)]
+pub struct CaseResult {
+    pub id: String,
+    pub file: String,
+    pub title: String,
+    /// `board:NAME` or `variant:NAME`.
+    pub subject: String,
+    pub check: &'static str,
+    pub clauses: Vec<String>,
+    pub provenance: &'static str,
+    pub outcome: Outcome,
+}
+
+/// Checks every selected case, calling `done` after each.
+pub fn run(
+    engine: &mut dyn Engine,
+    cases: &[&(String, Case)],
+    normalizers: &[&dyn Variant],
+    done: &mut dyn FnMut(&CaseResult),
+) -> Vec<CaseResult> {
+    let mut out = Vec::with_capacity(cases.len());
+    for (file, case) in cases.iter().map(|e| (&e.0, &e.1)) {
+        let outcome = check_case(engine, case, normalizers);
+        let subject = match case.check.subject() {
+            Subject::Board(b) => format!("board:{b}"),
+            Subject::BoardFile => "board-files".to_string(),
+            Subject::Variant(v) => format!("variant:{v}"),
+        };
+        let r = CaseResult {
+            id: case.id.clone(),
+            file: file.clone(),
+            title: case.title.clone(),
+            subject,
+            check: case.check.kind(),
+            clauses: case.clauses.clone(),
+            provenance: case.provenance.kind(),
+            outcome,
+        };
+        done(&r);
+        out.push(r);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("geometry/*", "geometry/klein/x#1"));
+        assert!(glob_match("*klein*", "geometry/klein/x#1"));
+        assert!(glob_match("a?c", "abc"));
+        assert!(!glob_match("a?c", "abbc"));
+        assert!(!glob_match("geometry/*", "shogi/x"));
+        assert!(glob_match("*", ""));
+    }
+}

@@ -1,0 +1,260 @@
+//! The variant data files `spec/tetra/*.toml`: serde types and their
+//! validation into [`VariantData`] (clauses TS-3, TS-4.1, TS-6.3).
+//!
+//! A file names its board, its promotion zone depth, the repetition count,
+//! and for every kind in the army: its letter, how many each player has,
+//! White's starting cells (Black's are their image under the player
+//! exchange), what it promotes to and which kind it may switch with.
+//! Editing a file changes the variant with no code change.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::pieces::{Kind, Mover};
+
+/// The serde form of one variant file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantFile {
+    /// Variant name, e.g. `tetra-shogi`.
+    pub name: String,
+    #[serde(default)]
+    pub title: String,
+    /// The rules version this data implements.
+    pub rules: String,
+    /// A tetrahedral board of the spec library, e.g. `tetra9`.
+    pub board: String,
+    /// Depth of each promotion zone in ranks (the far ranks).
+    pub zone_ranks: u8,
+    /// The occurrence of one position that draws the game.
+    pub repetition_draw: u32,
+    /// The army, by kind.
+    pub pieces: BTreeMap<Kind, PieceEntry>,
+}
+
+/// One kind of the army.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceEntry {
+    /// One upper-case ASCII letter (lower case for Black in position text).
+    pub letter: char,
+    /// How many each player starts with.
+    pub count: u8,
+    /// White's starting cells; Black's are their images under Φ.
+    pub cells: Vec<String>,
+    /// The mover the piece gains by promotion; absent if unpromotable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promotes_to: Option<Mover>,
+    /// The kind it may turn into after a move touching the zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switches_with: Option<Kind>,
+}
+
+/// A variant file that is not a consistent variant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DataError {
+    #[error("{file}: {message}")]
+    Parse { file: String, message: String },
+    #[error("{file}: board '{board}' is not a tetrahedral board of the spec library")]
+    UnknownBoard { file: String, board: String },
+    #[error("{file}: pieces.{kind}: {message}")]
+    Piece {
+        file: String,
+        kind: String,
+        message: String,
+    },
+    #[error("{file}: pieces.{kind}.cells: '{cell}': {message}")]
+    Cell {
+        file: String,
+        kind: String,
+        cell: String,
+        message: String,
+    },
+    #[error("{file}: {field}: {message}")]
+    Field {
+        file: String,
+        field: String,
+        message: String,
+    },
+}
+
+/// The validated data of one variant (cells still as text; the rules
+/// resolve them on their board).
+#[derive(Clone, Debug)]
+pub struct VariantData {
+    pub file: String,
+    pub name: String,
+    pub title: String,
+    pub rules: String,
+    pub board: String,
+    pub zone_ranks: u8,
+    pub repetition_draw: u32,
+    /// The kinds of the army, in [`Kind`] order.
+    pub kinds: Vec<Kind>,
+    pub letter: [Option<char>; Kind::COUNT],
+    pub count: [u8; Kind::COUNT],
+    pub cells: [Vec<String>; Kind::COUNT],
+    pub promotes_to: [Option<Mover>; Kind::COUNT],
+    pub switches_with: [Option<Kind>; Kind::COUNT],
+    /// The one royal kind.
+    pub royal: Kind,
+}
+
+impl VariantData {
+    /// Parses and checks everything that does not need the board.
+    pub fn parse(file: &str, text: &str) -> Result<VariantData, DataError> {
+        let f: VariantFile = toml::from_str(text).map_err(|e| DataError::Parse {
+            file: file.to_string(),
+            message: e.to_string(),
+        })?;
+        let field = |field: &str, message: String| DataError::Field {
+            file: file.to_string(),
+            field: field.to_string(),
+            message,
+        };
+        let piece = |k: Kind, message: String| DataError::Piece {
+            file: file.to_string(),
+            kind: k.name().to_string(),
+            message,
+        };
+        if f.name.trim().is_empty() {
+            return Err(field("name", "the variant needs a name".into()));
+        }
+        if f.rules.trim().is_empty() {
+            return Err(field("rules", "the rules version is empty".into()));
+        }
+        if f.zone_ranks == 0 {
+            return Err(field("zone_ranks", "a zone has at least one rank".into()));
+        }
+        if f.repetition_draw < 2 {
+            return Err(field(
+                "repetition_draw",
+                format!(
+                    "{}: a repetition needs at least a second occurrence",
+                    f.repetition_draw
+                ),
+            ));
+        }
+        let mut d = VariantData {
+            file: file.to_string(),
+            name: f.name.clone(),
+            title: f.title.clone(),
+            rules: f.rules.clone(),
+            board: f.board.clone(),
+            zone_ranks: f.zone_ranks,
+            repetition_draw: f.repetition_draw,
+            kinds: f.pieces.keys().copied().collect(),
+            letter: [None; Kind::COUNT],
+            count: [0; Kind::COUNT],
+            cells: Default::default(),
+            promotes_to: [None; Kind::COUNT],
+            switches_with: [None; Kind::COUNT],
+            royal: Kind::King,
+        };
+        let mut letters: BTreeMap<char, Kind> = BTreeMap::new();
+        let mut royals = Vec::new();
+        for (&k, e) in &f.pieces {
+            if !e.letter.is_ascii_uppercase() {
+                return Err(piece(
+                    k,
+                    format!("letter '{}' is not an upper-case ASCII letter", e.letter),
+                ));
+            }
+            if let Some(other) = letters.insert(e.letter, k) {
+                return Err(piece(
+                    k,
+                    format!("letter '{}' is also {}'s", e.letter, other.name()),
+                ));
+            }
+            if e.cells.len() != e.count as usize {
+                return Err(piece(
+                    k,
+                    format!(
+                        "count is {} but {} starting cells are listed",
+                        e.count,
+                        e.cells.len()
+                    ),
+                ));
+            }
+            if k.is_royal() {
+                royals.push(k);
+                if e.count != 1 {
+                    return Err(piece(
+                        k,
+                        format!("a royal piece has count 1, not {}", e.count),
+                    ));
+                }
+                if e.promotes_to.is_some() || e.switches_with.is_some() {
+                    return Err(piece(
+                        k,
+                        "a royal piece neither promotes nor switches".into(),
+                    ));
+                }
+            }
+            if let Some(m) = e.promotes_to {
+                if matches!(m, Mover::King | Mover::General) {
+                    return Err(piece(k, format!("cannot promote to royal '{}'", m.name())));
+                }
+                if e.switches_with.is_some() {
+                    return Err(piece(
+                        k,
+                        "a piece either promotes or switches, not both".into(),
+                    ));
+                }
+            }
+            if let Some(other) = e.switches_with {
+                let back = f.pieces.get(&other).and_then(|o| o.switches_with);
+                if other == k || back != Some(k) {
+                    return Err(piece(
+                        k,
+                        format!(
+                            "switches_with '{}' must name another kind that switches back",
+                            other.name()
+                        ),
+                    ));
+                }
+            }
+            d.letter[k.index()] = Some(e.letter);
+            d.count[k.index()] = e.count;
+            d.cells[k.index()] = e.cells.clone();
+            d.promotes_to[k.index()] = e.promotes_to;
+            d.switches_with[k.index()] = e.switches_with;
+        }
+        match royals.as_slice() {
+            [r] => d.royal = *r,
+            _ => {
+                return Err(field(
+                    "pieces",
+                    format!(
+                        "the army needs exactly one royal kind (king or general), found {}",
+                        royals.len()
+                    ),
+                ));
+            }
+        }
+        Ok(d)
+    }
+
+    /// The kind a piece is held as in hand: a switching pair is one class,
+    /// named by the earlier kind of the pair (TS-5.3).
+    pub fn hand_class(&self, k: Kind) -> Kind {
+        match self.switches_with[k.index()] {
+            Some(other) if other < k => other,
+            _ => k,
+        }
+    }
+
+    /// The kind whose letter is `c` (either case).
+    pub fn kind_of_letter(&self, c: char) -> Option<Kind> {
+        let up = c.to_ascii_uppercase();
+        self.kinds
+            .iter()
+            .copied()
+            .find(|k| self.letter[k.index()] == Some(up))
+    }
+
+    pub fn letter_of(&self, k: Kind) -> char {
+        self.letter[k.index()].unwrap_or('?')
+    }
+}

@@ -1,0 +1,248 @@
+//! Tetrahedral Shogi and Tetrahedral Hexgi: shogi-style play with drops on
+//! the side-9 tetrahedral board (`spec/tetra/rules.md`).
+//!
+//! - [`pieces`] — the closed lists of kinds and movement patterns.
+//! - [`data`] — the variant files `spec/tetra/*.toml` (army, arrays, zone,
+//!   repetition count), embedded here and validated.
+//! - [`position`] — [`Setup`] → [`Position`] validation and the position text.
+//! - [`movegen`] — precomputed tables, generation, attack detection, perft.
+//! - [`notation`] — action text.
+//!
+//! [`TetraRules`] implements [`Rules`], so the variants get the text
+//! interface of [`crate::variant::Variant`] for free.
+
+pub mod data;
+pub mod movegen;
+pub mod notation;
+pub mod pieces;
+pub mod position;
+
+use include_dir::{Dir as EmbeddedDir, include_dir};
+
+use crate::rules::{
+    ActionError, EndReason, GameResult, History, Key, Player, PositionError, Rules,
+};
+use crate::spec::Library;
+use crate::topology::tetra::TetraBoard;
+
+pub use data::{DataError, VariantData};
+pub use movegen::{Change, TetraAction};
+pub use pieces::{Kind, Mover, Piece};
+pub use position::{Position, Setup, SetupError};
+
+static DATA: EmbeddedDir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec/tetra");
+
+/// One tetrahedral variant: its data, board, tables and initial position.
+#[derive(Clone, Debug)]
+pub struct TetraRules {
+    data: VariantData,
+    board: TetraBoard,
+    t: movegen::Tables,
+    start: Position,
+}
+
+impl TetraRules {
+    /// Builds a variant from the text of a variant file, on a board of `lib`.
+    pub fn from_toml(file: &str, text: &str, lib: &Library) -> Result<TetraRules, DataError> {
+        let data = VariantData::parse(file, text)?;
+        let board = lib
+            .solid(&data.board)
+            .ok_or_else(|| DataError::UnknownBoard {
+                file: file.to_string(),
+                board: data.board.clone(),
+            })?
+            .clone();
+        let t = movegen::Tables::new(&board, &data);
+        let mut rules = TetraRules {
+            start: Position {
+                board: vec![],
+                hands: [[0; Kind::COUNT]; 2],
+                to_move: Player::First,
+                royals: [crate::topology::CellId(0); 2],
+            },
+            data,
+            board,
+            t,
+        };
+        rules.start = rules.initial()?;
+        Ok(rules)
+    }
+
+    /// The array of TS-3: White's cells from the data, Black's their Φ images.
+    fn initial(&self) -> Result<Position, DataError> {
+        let d = &self.data;
+        let mut setup = Setup {
+            to_move: Some(Player::First),
+            ..Setup::default()
+        };
+        for &k in &d.kinds {
+            for name in &d.cells[k.index()] {
+                let cell_err = |message: String| DataError::Cell {
+                    file: d.file.clone(),
+                    kind: k.name().into(),
+                    cell: name.clone(),
+                    message,
+                };
+                let c = self
+                    .board
+                    .parse_cell(name)
+                    .map_err(|e| cell_err(e.reason))?;
+                let piece = |owner| Piece {
+                    owner,
+                    kind: k,
+                    promoted: false,
+                };
+                setup.board.push((name.clone(), piece(Player::First)));
+                let image = self.board.cell_name(self.t.phi[c.index()]);
+                setup.board.push((image, piece(Player::Second)));
+            }
+        }
+        self.position(&setup).map_err(|e| DataError::Field {
+            file: d.file.clone(),
+            field: "pieces".into(),
+            message: format!("the array is not a position: {e}"),
+        })
+    }
+
+    pub fn data(&self) -> &VariantData {
+        &self.data
+    }
+    pub fn board(&self) -> &TetraBoard {
+        &self.board
+    }
+    pub fn tables(&self) -> &movegen::Tables {
+        &self.t
+    }
+    /// Whether `by` attacks `cell` in `pos`.
+    pub fn attacks(&self, pos: &Position, cell: crate::topology::CellId, by: Player) -> bool {
+        self.t.attacked(pos, cell, by)
+    }
+}
+
+/// The variants of `spec/tetra/`, built on the embedded board library.
+pub fn builtin_variants() -> Vec<TetraRules> {
+    try_builtin_variants().expect("the embedded tetra variant files are validated by tests")
+}
+
+/// As [`builtin_variants`], reporting a bad embedded file instead.
+pub fn try_builtin_variants() -> Result<Vec<TetraRules>, DataError> {
+    let mut files: Vec<_> = DATA
+        .files()
+        .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort_by_key(|f| f.path());
+    files
+        .into_iter()
+        .map(|f| {
+            TetraRules::from_toml(
+                &format!("spec/tetra/{}", f.path().display()),
+                f.contents_utf8().unwrap_or_default(),
+                Library::builtin(),
+            )
+        })
+        .collect()
+}
+
+impl Rules for TetraRules {
+    type Position = Position;
+    type Action = TetraAction;
+
+    fn variant(&self) -> &str {
+        &self.data.name
+    }
+    fn rules_version(&self) -> &str {
+        &self.data.rules
+    }
+    fn start(&self) -> Position {
+        self.start.clone()
+    }
+    fn to_move(&self, pos: &Position) -> Player {
+        pos.to_move
+    }
+    fn legal_actions(&self, pos: &Position) -> Vec<TetraAction> {
+        movegen::legal(&self.t, &self.data, pos)
+    }
+    fn apply(&self, pos: &Position, action: &TetraAction) -> Position {
+        let mut next = pos.clone();
+        movegen::make(&self.data, &mut next, *action);
+        next
+    }
+    fn in_check(&self, pos: &Position) -> bool {
+        self.t
+            .attacked(pos, pos.royals[pos.to_move.index()], pos.to_move.other())
+    }
+    /// The position text: placement, side to move and hands are exactly
+    /// what TS-6.3 compares; there are no counters.
+    fn key(&self, pos: &Position) -> Key {
+        self.position_text(pos)
+    }
+    fn adjudicate(&self, game: &History<Position>, legal_is_empty: bool) -> Option<GameResult> {
+        let pos = game.current();
+        if legal_is_empty {
+            return Some(if self.in_check(pos) {
+                GameResult {
+                    winner: Some(pos.to_move.other()),
+                    reason: EndReason::Checkmate,
+                }
+            } else {
+                GameResult {
+                    winner: None,
+                    reason: EndReason::Stalemate,
+                }
+            });
+        }
+        if game.occurrences_of_current() >= self.data.repetition_draw {
+            return Some(GameResult {
+                winner: None,
+                reason: EndReason::Repetition,
+            });
+        }
+        None
+    }
+    fn format_action(&self, pos: &Position, action: &TetraAction) -> String {
+        self.action_text(pos, action)
+    }
+    fn parse_action(&self, pos: &Position, text: &str) -> Result<TetraAction, ActionError> {
+        self.read_action(pos, text)
+    }
+    fn format_position(&self, pos: &Position) -> String {
+        self.position_text(pos)
+    }
+    fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+        let setup = self.parse_setup(text)?;
+        Ok(self.position(&setup)?)
+    }
+    fn exchange(&self, pos: &Position) -> Position {
+        let mut board = vec![None; pos.board.len()];
+        for (c, p) in pos.pieces() {
+            board[self.t.phi[c.index()].index()] = Some(Piece {
+                owner: p.owner.other(),
+                ..p
+            });
+        }
+        Position {
+            board,
+            hands: [pos.hands[1], pos.hands[0]],
+            to_move: pos.to_move.other(),
+            royals: [
+                self.t.phi[pos.royals[1].index()],
+                self.t.phi[pos.royals[0].index()],
+            ],
+        }
+    }
+    fn exchange_action(&self, _pos: &Position, action: &TetraAction) -> TetraAction {
+        let phi = |c: crate::topology::CellId| self.t.phi[c.index()];
+        match *action {
+            TetraAction::Move { from, to, change } => TetraAction::Move {
+                from: phi(from),
+                to: phi(to),
+                change,
+            },
+            TetraAction::Drop { kind, to } => TetraAction::Drop { kind, to: phi(to) },
+        }
+    }
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        let mut scratch = pos.clone();
+        movegen::perft(&self.t, &self.data, &mut scratch, depth)
+    }
+}

@@ -1,0 +1,502 @@
+//! Move generation and attack detection (clauses TS-4, TS-5, TS-6.1).
+//!
+//! Everything geometric is precomputed once per variant into [`Tables`]:
+//! one-step neighbours in the eighteen absolute directions, the eight
+//! saltire leaps, each (owner, kind, promoted) pattern as absolute bit
+//! masks, the promotion zones, the player exchange Φ, and the cells where
+//! an unpromoted kind has no move on the empty board. The hot path reads
+//! only these tables and never allocates per ray.
+//!
+//! Legality is tested by playing a candidate on a scratch position and
+//! asking whether the mover's royal piece is attacked. That question is
+//! answered by tracing outward from the royal cell — along each direction
+//! to the first piece, and back along each leap — and asking whether the
+//! piece found moves that way, never by generating the enemy's moves.
+
+use crate::rules::Player;
+use crate::topology::CellId;
+use crate::topology::tetra::{TDir, TetraBoard};
+
+use super::data::VariantData;
+use super::pieces::{Kind, Mover, Piece};
+use super::position::Position;
+
+/// The eight saltire-shaped vectors (±1, ±1, ±2): White's four forward
+/// leaps and Black's four.
+const LEAP_VECTORS: [(i8, i8, i8); 8] = [
+    (1, 1, 2),
+    (-1, -1, 2),
+    (1, -1, 2),
+    (-1, 1, 2),
+    (1, 1, -2),
+    (-1, -1, -2),
+    (1, -1, -2),
+    (-1, 1, -2),
+];
+
+/// A pattern as absolute directions for one owner.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mask {
+    /// Bit `d` set: one step in absolute direction `TDir(d)`.
+    pub step: u32,
+    /// Bit `d` set: any distance in absolute direction `TDir(d)`.
+    pub slide: u32,
+    /// Bit `i` set: the leap `LEAP_VECTORS[i]`.
+    pub leap: u8,
+}
+
+/// What a move does to the moving piece besides moving it.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
+pub enum Change {
+    None,
+    /// The piece promotes (`+`).
+    Promote,
+    /// The piece turns into its switching partner (`=X`).
+    Switch,
+}
+
+/// A board move or a drop.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
+pub enum TetraAction {
+    Move {
+        from: CellId,
+        to: CellId,
+        change: Change,
+    },
+    /// `kind` is the form dropped (a switching pair may drop as either).
+    Drop { kind: Kind, to: CellId },
+}
+
+/// Per-variant lookup tables.
+#[derive(Clone, Debug)]
+pub struct Tables {
+    pub steps: Vec<[Option<CellId>; 18]>,
+    pub leaps: Vec<[Option<CellId>; 8]>,
+    pub opp_dir: [usize; 18],
+    pub opp_leap: [usize; 8],
+    /// `[player][kind * 2 + promoted]`.
+    pub masks: [Vec<Mask>; 2],
+    /// Relative direction → absolute direction, per player.
+    pub abs_dir: [[TDir; 18]; 2],
+    /// The player exchange Φ on cells.
+    pub phi: Vec<CellId>,
+    /// `zone[player][cell]`: the cell is in that player's promotion zone.
+    pub zone: [Vec<bool>; 2],
+    /// `immobile[player][cell * Kind::COUNT + kind]`: the unpromoted kind
+    /// has no move from the cell on the empty board.
+    pub immobile: [Vec<bool>; 2],
+    /// Cells of each rank, in file-then-level order.
+    pub rank_cells: Vec<Vec<CellId>>,
+}
+
+impl Tables {
+    pub fn new(board: &TetraBoard, data: &VariantData) -> Tables {
+        let n = board.cell_count();
+        let m = board.side() as i8 - 1;
+        let steps: Vec<[Option<CellId>; 18]> = board
+            .cells()
+            .map(|c| {
+                let mut row = [None; 18];
+                for d in TDir::all() {
+                    row[d.0 as usize] = board.step(c, d);
+                }
+                row
+            })
+            .collect();
+        let leaps = board
+            .cells()
+            .map(|c| {
+                let (x, y, z) = board.point(c);
+                let mut row = [None; 8];
+                for (i, (dx, dy, dz)) in LEAP_VECTORS.iter().enumerate() {
+                    row[i] = board.cell_at((x + dx, y + dy, z + dz));
+                }
+                row
+            })
+            .collect();
+        let mut opp_dir = [0; 18];
+        for d in TDir::all() {
+            opp_dir[d.0 as usize] = d.opposite().0 as usize;
+        }
+        let mut opp_leap = [0; 8];
+        for (i, (x, y, z)) in LEAP_VECTORS.iter().enumerate() {
+            opp_leap[i] = leap_index((-x, -y, -z)).expect("leap vectors come in opposite pairs");
+        }
+        // Black's relative vector (x, y, z) is White's (x, −y, −z): the
+        // linear part of Φ (TS-1.4).
+        let frame = |p: Player, (x, y, z): (i8, i8, i8)| match p {
+            Player::First => (x, y, z),
+            Player::Second => (x, -y, -z),
+        };
+        let mut abs_dir = [[TDir(0); 18]; 2];
+        for p in [Player::First, Player::Second] {
+            for d in TDir::all() {
+                abs_dir[p.index()][d.0 as usize] = TDir::from_vector(frame(p, d.vector()))
+                    .expect("Φ maps directions to directions");
+            }
+        }
+        let dir = |name: &str| TDir::parse(name).expect("patterns use the board's direction names");
+        let mask_of = |p: Player, mover: Mover| {
+            let pat = mover.pattern();
+            let mut mask = Mask::default();
+            for s in &pat.steps {
+                mask.step |= 1 << abs_dir[p.index()][dir(s).0 as usize].0;
+            }
+            for s in &pat.slides {
+                mask.slide |= 1 << abs_dir[p.index()][dir(s).0 as usize].0;
+            }
+            for (a, b) in &pat.leaps {
+                let (ax, ay, az) = dir(a).vector();
+                let (bx, by, bz) = dir(b).vector();
+                let v = frame(p, (ax + bx, ay + by, az + bz));
+                mask.leap |= 1 << leap_index(v).expect("saltire leaps are (±1, ±1, ±2)");
+            }
+            mask
+        };
+        let masks = [Player::First, Player::Second].map(|p| {
+            let mut v = Vec::with_capacity(2 * Kind::COUNT);
+            for k in Kind::ALL {
+                v.push(mask_of(p, k.mover()));
+                v.push(mask_of(p, data.promotes_to[k.index()].unwrap_or(k.mover())));
+            }
+            v
+        });
+        let phi = board
+            .cells()
+            .map(|c| {
+                let (x, y, z) = board.point(c);
+                board
+                    .cell_at((x, m - y, m - z))
+                    .expect("Φ maps the tetrahedron onto itself")
+            })
+            .collect();
+        let depth = data.zone_ranks as i8;
+        let zone = [Player::First, Player::Second].map(|p| {
+            board
+                .cells()
+                .map(|c| {
+                    let z = board.rank(c) as i8;
+                    match p {
+                        Player::First => z > m - depth,
+                        Player::Second => z < depth,
+                    }
+                })
+                .collect()
+        });
+        let immobile = [Player::First, Player::Second].map(|p| {
+            let mut v = vec![false; n * Kind::COUNT];
+            for c in board.cells() {
+                for k in Kind::ALL {
+                    let mask = masks[p.index()][k.index() * 2];
+                    let any_step = (0..18).any(|d| {
+                        (mask.step | mask.slide) >> d & 1 == 1 && steps[c.index()][d].is_some()
+                    });
+                    let any_leap = (0..8).any(|i| {
+                        mask.leap >> i & 1 == 1 && board_leap(board, c, LEAP_VECTORS[i]).is_some()
+                    });
+                    v[c.index() * Kind::COUNT + k.index()] = !any_step && !any_leap;
+                }
+            }
+            v
+        });
+        let mut rank_cells = vec![Vec::new(); board.side() as usize];
+        for c in board.cells() {
+            rank_cells[board.rank(c) as usize].push(c);
+        }
+        Tables {
+            steps,
+            leaps,
+            opp_dir,
+            opp_leap,
+            masks,
+            abs_dir,
+            phi,
+            zone,
+            immobile,
+            rank_cells,
+        }
+    }
+
+    #[inline]
+    pub fn mask(&self, p: &Piece) -> Mask {
+        self.masks[p.owner.index()][p.kind.index() * 2 + p.promoted as usize]
+    }
+
+    /// Whether an unpromoted `kind` of `owner` has no move from `c` on the
+    /// empty board (TS-4.4, TS-5.2).
+    #[inline]
+    pub fn is_immobile(&self, owner: Player, kind: Kind, c: CellId) -> bool {
+        self.immobile[owner.index()][c.index() * Kind::COUNT + kind.index()]
+    }
+
+    /// Whether `target` is attacked by a piece of `by`.
+    pub fn attacked(&self, pos: &Position, target: CellId, by: Player) -> bool {
+        let here = &self.steps[target.index()];
+        for (d, first) in here.iter().enumerate() {
+            let Some(mut cur) = *first else { continue };
+            let back = 1u32 << self.opp_dir[d];
+            let mut near = true;
+            loop {
+                if let Some(p) = pos.board[cur.index()] {
+                    if p.owner == by {
+                        let m = self.mask(&p);
+                        if m.slide & back != 0 || (near && m.step & back != 0) {
+                            return true;
+                        }
+                    }
+                    break;
+                }
+                near = false;
+                match self.steps[cur.index()][d] {
+                    Some(next) => cur = next,
+                    None => break,
+                }
+            }
+        }
+        for i in 0..8 {
+            if let Some(src) = self.leaps[target.index()][self.opp_leap[i]] {
+                if let Some(p) = pos.board[src.index()] {
+                    if p.owner == by && self.mask(&p).leap >> i & 1 == 1 {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Every cell the piece on `from` could move to, captures included,
+    /// ignoring whether its own royal piece is left attacked.
+    pub fn destinations(&self, pos: &Position, from: CellId, out: &mut Vec<CellId>) {
+        let Some(p) = pos.board[from.index()] else {
+            return;
+        };
+        let m = self.mask(&p);
+        let free = |c: CellId| pos.board[c.index()].is_none_or(|q| q.owner != p.owner);
+        let row = &self.steps[from.index()];
+        for (d, first) in row.iter().enumerate() {
+            let Some(mut cur) = *first else { continue };
+            if m.slide >> d & 1 == 1 {
+                loop {
+                    match pos.board[cur.index()] {
+                        None => out.push(cur),
+                        Some(q) => {
+                            if q.owner != p.owner {
+                                out.push(cur);
+                            }
+                            break;
+                        }
+                    }
+                    match self.steps[cur.index()][d] {
+                        Some(next) => cur = next,
+                        None => break,
+                    }
+                }
+            } else if m.step >> d & 1 == 1 && free(cur) {
+                out.push(cur);
+            }
+        }
+        if m.leap != 0 {
+            for i in 0..8 {
+                if m.leap >> i & 1 == 1 {
+                    if let Some(to) = self.leaps[from.index()][i] {
+                        if free(to) {
+                            out.push(to);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The changes a move of `p` from `from` to `to` may carry: promotion
+    /// (TS-4.3, TS-4.4), switching (TH-4.1), or none; empty when the piece
+    /// would be left unable to move.
+    pub fn changes(
+        &self,
+        data: &VariantData,
+        p: Piece,
+        from: CellId,
+        to: CellId,
+        out: &mut Vec<Change>,
+    ) {
+        let zone = &self.zone[p.owner.index()];
+        let touches_zone = zone[from.index()] || zone[to.index()];
+        let stuck = !p.promoted && self.is_immobile(p.owner, p.kind, to);
+        if !stuck {
+            out.push(Change::None);
+        }
+        if touches_zone && !p.promoted && data.promotes_to[p.kind.index()].is_some() {
+            out.push(Change::Promote);
+        }
+        if touches_zone {
+            if let Some(other) = data.switches_with[p.kind.index()] {
+                if !self.is_immobile(p.owner, other, to) {
+                    out.push(Change::Switch);
+                }
+            }
+        }
+    }
+}
+
+fn leap_index(v: (i8, i8, i8)) -> Option<usize> {
+    LEAP_VECTORS.iter().position(|&w| w == v)
+}
+
+fn board_leap(board: &TetraBoard, c: CellId, (dx, dy, dz): (i8, i8, i8)) -> Option<CellId> {
+    let (x, y, z) = board.point(c);
+    board.cell_at((x + dx, y + dy, z + dz))
+}
+
+/// What [`make`] changed, so [`unmake`] can restore it.
+#[derive(Copy, Clone, Debug)]
+pub struct Undo {
+    moved: Option<Piece>,
+    captured: Option<Piece>,
+}
+
+/// Plays an action in place (no legality check).
+pub fn make(data: &VariantData, pos: &mut Position, a: TetraAction) -> Undo {
+    let me = pos.to_move;
+    let undo = match a {
+        TetraAction::Move { from, to, change } => {
+            let p = pos.board[from.index()].expect("a move starts on a piece");
+            let captured = pos.board[to.index()];
+            if let Some(q) = captured {
+                pos.hands[me.index()][data.hand_class(q.kind).index()] += 1;
+            }
+            let mut np = p;
+            match change {
+                Change::None => {}
+                Change::Promote => np.promoted = true,
+                Change::Switch => {
+                    np.kind = data.switches_with[p.kind.index()].expect("only partners switch")
+                }
+            }
+            pos.board[from.index()] = None;
+            pos.board[to.index()] = Some(np);
+            if p.kind.is_royal() {
+                pos.royals[me.index()] = to;
+            }
+            Undo {
+                moved: Some(p),
+                captured,
+            }
+        }
+        TetraAction::Drop { kind, to } => {
+            pos.hands[me.index()][data.hand_class(kind).index()] -= 1;
+            pos.board[to.index()] = Some(Piece {
+                owner: me,
+                kind,
+                promoted: false,
+            });
+            Undo {
+                moved: None,
+                captured: None,
+            }
+        }
+    };
+    pos.to_move = me.other();
+    undo
+}
+
+/// Takes back an action played by [`make`].
+pub fn unmake(data: &VariantData, pos: &mut Position, a: TetraAction, undo: Undo) {
+    let me = pos.to_move.other();
+    pos.to_move = me;
+    match a {
+        TetraAction::Move { from, to, .. } => {
+            let p = undo.moved.expect("a move records its piece");
+            pos.board[from.index()] = Some(p);
+            pos.board[to.index()] = undo.captured;
+            if let Some(q) = undo.captured {
+                pos.hands[me.index()][data.hand_class(q.kind).index()] -= 1;
+            }
+            if p.kind.is_royal() {
+                pos.royals[me.index()] = from;
+            }
+        }
+        TetraAction::Drop { kind, to } => {
+            pos.board[to.index()] = None;
+            pos.hands[me.index()][data.hand_class(kind).index()] += 1;
+        }
+    }
+}
+
+/// Every action of the side to move, legal or not (board moves, then drops).
+pub fn pseudo_legal(t: &Tables, data: &VariantData, pos: &Position, out: &mut Vec<TetraAction>) {
+    let me = pos.to_move;
+    let mut dests = Vec::with_capacity(64);
+    let mut changes = Vec::with_capacity(3);
+    for (i, sq) in pos.board.iter().enumerate() {
+        let Some(p) = *sq else { continue };
+        if p.owner != me {
+            continue;
+        }
+        let from = CellId(i as u16);
+        dests.clear();
+        t.destinations(pos, from, &mut dests);
+        for &to in &dests {
+            changes.clear();
+            t.changes(data, p, from, to, &mut changes);
+            for &change in &changes {
+                out.push(TetraAction::Move { from, to, change });
+            }
+        }
+    }
+    for &k in &data.kinds {
+        if pos.hands[me.index()][k.index()] == 0 || data.hand_class(k) != k {
+            continue;
+        }
+        let forms = [Some(k), data.switches_with[k.index()]];
+        for form in forms.into_iter().flatten() {
+            for (i, sq) in pos.board.iter().enumerate() {
+                let to = CellId(i as u16);
+                if sq.is_none() && !t.is_immobile(me, form, to) {
+                    out.push(TetraAction::Drop { kind: form, to });
+                }
+            }
+        }
+    }
+}
+
+/// Whether playing `a` leaves the mover's royal piece unattacked.
+pub fn is_legal(t: &Tables, data: &VariantData, scratch: &mut Position, a: TetraAction) -> bool {
+    let me = scratch.to_move;
+    let undo = make(data, scratch, a);
+    let ok = !t.attacked(scratch, scratch.royals[me.index()], me.other());
+    unmake(data, scratch, a, undo);
+    ok
+}
+
+/// Every legal action.
+pub fn legal(t: &Tables, data: &VariantData, pos: &Position) -> Vec<TetraAction> {
+    let mut all = Vec::with_capacity(256);
+    pseudo_legal(t, data, pos, &mut all);
+    let mut scratch = pos.clone();
+    all.retain(|&a| is_legal(t, data, &mut scratch, a));
+    all
+}
+
+/// Perft by make/unmake on one position.
+pub fn perft(t: &Tables, data: &VariantData, pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut all = Vec::with_capacity(256);
+    pseudo_legal(t, data, pos, &mut all);
+    let mut total = 0;
+    for a in all {
+        let me = pos.to_move;
+        let undo = make(data, pos, a);
+        if !t.attacked(pos, pos.royals[me.index()], me.other()) {
+            total += if depth == 1 {
+                1
+            } else {
+                perft(t, data, pos, depth - 1)
+            };
+        }
+        unmake(data, pos, a, undo);
+    }
+    total
+}
