@@ -15,6 +15,7 @@ pub mod geometry;
 pub mod movement;
 pub mod mutants;
 pub mod rules;
+pub mod shogi;
 pub mod spec;
 pub mod tetra;
 pub mod topology;

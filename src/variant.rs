@@ -362,6 +362,9 @@ pub fn registry() -> &'static [Box<dyn Variant>] {
     static ALL: OnceLock<Vec<Box<dyn Variant>>> = OnceLock::new();
     ALL.get_or_init(|| {
         let mut all: Vec<Box<dyn Variant>> = Vec::new();
+        for r in crate::shogi::builtin_variants() {
+            all.push(Box::new(r));
+        }
         for v in crate::chess::builtin_variants() {
             all.push(Box::new(v));
         }

@@ -1,0 +1,90 @@
+//! Attacks and check (`SS-7`).
+//!
+//! A cell is attacked when some piece could move onto it by its movement
+//! pattern, routes and blockers as they stand; pins are not consulted.
+//! The search runs backwards from the target: every route a piece could
+//! take to the target, reversed, is a route from the target, because every
+//! seam is an involution (the gluing, the two-order diagonals and the
+//! L,S,L knight words all retrace themselves; `tests/shogi.rs` checks this
+//! on every board). So the engine traces the eight rays and eight knight
+//! words from the target once and asks each piece it meets whether its own
+//! movement contains the reversed step.
+
+use crate::geometry::KnightWord;
+use crate::movement::for_each_on_ray;
+use crate::rules::Player;
+use crate::topology::{CellId, Dir};
+
+use super::ShogiRules;
+use super::pieces::{Kind, Piece};
+use super::position::Position;
+
+impl ShogiRules {
+    /// Whether any piece of `by` attacks `target` on this board.
+    pub fn attacked(&self, board: &[Option<Piece>], target: CellId, by: Player) -> bool {
+        let geo = &self.geo;
+        let occupied = |c: CellId| board[c.index()].is_some();
+        for d in Dir::ALL {
+            let mut hit = false;
+            let mut first = true;
+            for_each_on_ray(geo, target, d, &occupied, |l| {
+                let is_first = first;
+                first = false;
+                let Some(p) = board[l.cell.index()] else {
+                    return;
+                };
+                if p.owner != by {
+                    return;
+                }
+                // The attacker moves back along the reversed arrival direction.
+                let back = l.transport.apply(d).opposite();
+                let rel = p.facing.absolute(back);
+                let m = p.movement();
+                if m.rays.contains(rel) || (is_first && m.steps.contains(rel)) {
+                    hit = true;
+                }
+            });
+            if hit {
+                return true;
+            }
+        }
+        for w in KnightWord::ALL {
+            let Some(s) = geo.knight(target, w) else {
+                continue;
+            };
+            let Some(p) = board[s.to.index()] else {
+                continue;
+            };
+            if p.owner == by && p.kind == Kind::Knight && !p.promoted {
+                // The reversed word's long letter must be the knight's forward.
+                let long_back = s.transport.apply(w.long).opposite();
+                if long_back == p.facing.absolute(Dir::N) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the player to move has a king and it is attacked.
+    pub fn checked(&self, pos: &Position) -> bool {
+        let me = pos.to_move;
+        pos.kings[me.index()].is_some_and(|k| self.attacked(&pos.board, k, me.other()))
+    }
+
+    /// Every cell `by` attacks, by forward generation; used only to test
+    /// [`Self::attacked`].
+    pub fn attacked_cells_forward(&self, board: &[Option<Piece>], by: Player) -> Vec<CellId> {
+        let mut out = vec![];
+        for (i, slot) in board.iter().enumerate() {
+            let Some(p) = slot else { continue };
+            if p.owner != by {
+                continue;
+            }
+            self.piece_targets(board, CellId(i as u16), *p, &mut |to, _| out.push(to));
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}

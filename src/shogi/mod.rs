@@ -1,0 +1,420 @@
+//! Surface shogi: the rule family of `spec/shogi/rules.md` (rules v0.2).
+//!
+//! One engine runs four variants, each bound to a board from `spec/boards`
+//! and a data file from `spec/shogi`: `shogi-mobius`, `shogi-klein`,
+//! `shogi-genus2`, and the control `shogi-flat` (standard shogi on the flat
+//! 9×9 board). [`builtin_variants`] builds them from the embedded data.
+//!
+//! The modules follow the rules text: [`pieces`] (kinds and movement),
+//! [`data`] (the TOML files), [`position`] (setups and positions),
+//! [`movegen`] (moves, drops, promotion, nifu, pawn-drop mate), [`attacks`]
+//! (check), [`endings`] (adjudication), [`key`] (repetition key),
+//! [`exchange`] (the player exchange Φ), [`notation`] (action text) and
+//! [`text`] (position text). Rule code does no I/O.
+
+pub mod attacks;
+pub mod data;
+pub mod endings;
+pub mod exchange;
+pub mod key;
+pub mod movegen;
+pub mod notation;
+pub mod pieces;
+pub mod position;
+pub mod text;
+
+use include_dir::{Dir as EmbeddedDir, include_dir};
+
+use crate::geometry::Geometry;
+use crate::movement::Facing;
+use crate::rules::{ActionError, GameResult, History, Key, Player, PositionError, Rules};
+use crate::spec::Library;
+use crate::topology::{CellId, Dir};
+
+pub use data::DataError;
+pub use movegen::Action;
+pub use pieces::{Kind, Piece};
+pub use position::{Hands, Position, Setup};
+
+static SHOGI_SPEC: EmbeddedDir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec/shogi");
+
+/// One variant of the family: a board with its precomputed tables and the
+/// variant's data.
+#[derive(Clone, Debug)]
+pub struct ShogiRules {
+    name: String,
+    version: String,
+    geo: Geometry,
+    /// The facing a dropped piece takes, per player (`SS-6.1`).
+    drop_facing: [Facing; 2],
+    /// `band[player][cell]`: the cell is in that player's promotion band.
+    band: [Vec<bool>; 2],
+    /// `dead[kind][facing]`: bit `r` set when rank `r` (1-based) is dead.
+    dead: [[u128; 2]; 8],
+    /// The nifu file of each cell: the index of its north orbit.
+    file_of: Vec<u16>,
+    /// Φ on cells: files and ranks reversed, sheets exchanged.
+    phi: Vec<CellId>,
+    /// No seam reverses facing, so every piece faces its owner's way.
+    fixed_facing: bool,
+    /// Whether the position text also accepts USI side letters `b`/`w`.
+    usi_sfen: bool,
+    start: Position,
+}
+
+fn facing_index(f: Facing) -> usize {
+    match f {
+        Facing::Up => 0,
+        Facing::Down => 1,
+    }
+}
+
+impl ShogiRules {
+    /// Builds a variant from its data file and the board library. Every
+    /// rejection names the file and field.
+    pub fn new(file: &str, text: &str, lib: &Library) -> Result<ShogiRules, DataError> {
+        let vf = data::parse(file, text)?;
+        let e = |field: &str, message: String| DataError {
+            file: file.to_string(),
+            field: field.to_string(),
+            message,
+        };
+        let geo = lib
+            .geometry(&vf.board)
+            .map_err(|x| e("board", x.to_string()))?
+            .clone();
+        let board_copy = geo.board().clone();
+        let board = &board_copy;
+        let n = board.cell_count();
+        let drop_facing = [vf.drop_facing.first, vf.drop_facing.second];
+        if drop_facing[1] != drop_facing[0].reversed() {
+            return Err(e(
+                "drop-facing",
+                "the two players' drop facings must be opposite (the player exchange reverses facing)"
+                    .into(),
+            ));
+        }
+        // Promotion bands.
+        let mut band = [vec![false; n], vec![false; n]];
+        for (pi, list) in [&vf.promotion.first, &vf.promotion.second]
+            .into_iter()
+            .enumerate()
+        {
+            let field = if pi == 0 {
+                "promotion.first"
+            } else {
+                "promotion.second"
+            };
+            for item in list {
+                let r = data::parse_rank_range(item).ok_or_else(|| {
+                    e(
+                        field,
+                        format!("'{item}' is not a rank range like 7-9 or II:7-9"),
+                    )
+                })?;
+                if r.high > board.height() {
+                    return Err(e(
+                        field,
+                        format!("'{item}': the board has {} ranks", board.height()),
+                    ));
+                }
+                let chart = match &r.chart {
+                    Some(name) => Some(
+                        board
+                            .chart_names()
+                            .iter()
+                            .position(|c| c == name)
+                            .ok_or_else(|| e(field, format!("'{item}': unknown sheet '{name}'")))?,
+                    ),
+                    None if board.chart_count() > 1 => {
+                        return Err(e(field, format!("'{item}': name the sheet, as in I:1-3")));
+                    }
+                    None => None,
+                };
+                for c in board.cells() {
+                    let sq = board.square(c);
+                    let rank = sq.y + 1;
+                    if chart.is_none_or(|ch| ch == sq.chart as usize)
+                        && (r.low..=r.high).contains(&rank)
+                    {
+                        band[pi][c.index()] = true;
+                    }
+                }
+            }
+        }
+        // Dead ranks.
+        let mut dead = [[0u128; 2]; 8];
+        for (name, dr) in &vf.dead_ranks {
+            let field = format!("dead-ranks.{name}");
+            let kind = Kind::ALL
+                .into_iter()
+                .find(|k| k.name() == name)
+                .ok_or_else(|| e(&field, format!("unknown piece kind '{name}'")))?;
+            if !kind.can_promote() {
+                return Err(e(
+                    &field,
+                    "only a piece that can promote can be forced to".into(),
+                ));
+            }
+            for (f, ranks) in [(Facing::Up, &dr.up), (Facing::Down, &dr.down)] {
+                for &r in ranks {
+                    if r == 0 || r > board.height() {
+                        return Err(e(
+                            &field,
+                            format!("rank {r} is outside 1–{}", board.height()),
+                        ));
+                    }
+                    dead[kind as usize][facing_index(f)] |= 1u128 << r;
+                }
+            }
+        }
+        // Files for nifu: north orbits.
+        let mut file_of = vec![u16::MAX; n];
+        for (i, (cells, _)) in geo.file_orbits().iter().enumerate() {
+            for c in cells {
+                file_of[c.index()] = i as u16;
+            }
+        }
+        // Φ on cells.
+        let (w, h, charts) = (board.width(), board.height(), board.chart_count() as u8);
+        let phi = board
+            .cells()
+            .map(|c| {
+                let sq = board.square(c);
+                board.cell(crate::topology::Square {
+                    chart: charts - 1 - sq.chart,
+                    x: w - 1 - sq.x,
+                    y: h - 1 - sq.y,
+                })
+            })
+            .collect();
+        let fixed_facing = board.cells().all(|c| {
+            Dir::CARDINALS
+                .iter()
+                .all(|&d| board.step(c, d).is_none_or(|s| !s.transport.flip_y))
+        });
+        let mut rules = ShogiRules {
+            name: vf.variant.clone(),
+            version: vf.rules_version.clone(),
+            usi_sfen: vf.usi_sfen,
+            geo,
+            drop_facing,
+            band,
+            dead,
+            file_of,
+            phi,
+            fixed_facing,
+            start: Position {
+                board: vec![],
+                hands: [[0; 7]; 2],
+                to_move: Player::First,
+                move_number: 1,
+                kings: [None, None],
+            },
+        };
+        // The initial position.
+        let mut cells: Vec<Option<Piece>> = vec![None; n];
+        for (ri, row) in vf.setup.rows.iter().enumerate() {
+            let chars: Vec<char> = row.pieces.chars().collect();
+            if chars.len() != board.width() as usize {
+                return Err(e(
+                    &format!("setup.rows[{ri}].pieces"),
+                    format!(
+                        "'{}' has {} entries, the board has {} files",
+                        row.pieces,
+                        chars.len(),
+                        board.width()
+                    ),
+                ));
+            }
+            for (player, rank_text, field) in [
+                (Player::First, &row.first, "first"),
+                (Player::Second, &row.second, "second"),
+            ] {
+                let field = format!("setup.rows[{ri}].{field}");
+                let (chart, rank) = data::split_rank(rank_text);
+                for (x, &ch) in chars.iter().enumerate() {
+                    if ch == '.' {
+                        continue;
+                    }
+                    let kind = Kind::from_letter(ch)
+                        .filter(|_| ch.is_ascii_uppercase())
+                        .ok_or_else(|| {
+                            e(
+                                &format!("setup.rows[{ri}].pieces"),
+                                format!("'{ch}' is not a piece letter (P L N S G B R K or .)"),
+                            )
+                        })?;
+                    // Player B's row is the file-reversed row.
+                    let file = match player {
+                        Player::First => x,
+                        Player::Second => board.width() as usize - 1 - x,
+                    };
+                    let name = match chart {
+                        Some(c) => format!(
+                            "{c}:{}{rank}",
+                            crate::topology::Board::file_letter(file as u8)
+                        ),
+                        None => {
+                            format!("{}{rank}", crate::topology::Board::file_letter(file as u8))
+                        }
+                    };
+                    let c = board
+                        .parse_cell(&name)
+                        .map_err(|x| e(&field, x.to_string()))?;
+                    if cells[c.index()].is_some() {
+                        return Err(e(&field, format!("{name} is filled twice")));
+                    }
+                    cells[c.index()] = Some(Piece {
+                        owner: player,
+                        kind,
+                        promoted: false,
+                        facing: drop_facing[player.index()],
+                    });
+                }
+            }
+        }
+        let start = rules
+            .validate(Setup {
+                board: cells,
+                hands: [[0; 7]; 2],
+                to_move: Player::First,
+                move_number: 1,
+            })
+            .map_err(|x| e("setup", x.to_string()))?;
+        rules.start = start;
+        Ok(rules)
+    }
+
+    pub fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+
+    /// The facing a dropped piece of `p` takes.
+    pub fn drop_facing(&self, p: Player) -> Facing {
+        self.drop_facing[p.index()]
+    }
+
+    /// Whether `c` is in `p`'s promotion band.
+    pub fn in_band(&self, p: Player, c: CellId) -> bool {
+        self.band[p.index()][c.index()]
+    }
+
+    /// Whether an unpromoted `kind` facing `f` is dead on `c`'s rank.
+    #[inline]
+    pub fn is_dead(&self, kind: Kind, f: Facing, c: CellId) -> bool {
+        let rank = self.geo.board().square(c).y as u32 + 1;
+        self.dead[kind as usize][facing_index(f)] >> rank & 1 == 1
+    }
+
+    /// The nifu file of a cell (index of its north orbit).
+    pub fn file_of(&self, c: CellId) -> u16 {
+        self.file_of[c.index()]
+    }
+
+    /// Φ on one cell.
+    pub fn phi_cell(&self, c: CellId) -> CellId {
+        self.phi[c.index()]
+    }
+}
+
+/// The variant data files compiled into this build, as (path, text).
+pub fn builtin_files() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = SHOGI_SPEC
+        .files()
+        .filter(|f| f.path().extension().is_some_and(|x| x == "toml"))
+        .map(|f| {
+            (
+                format!("spec/shogi/{}", f.path().display()),
+                f.contents_utf8().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Builds variants from data files given as (label, text) pairs against a
+/// board library (the designer workflow: an edited copy of `spec/`; the
+/// caller reads the files). Sorted by name.
+pub fn variants_from_files(
+    files: &[(String, String)],
+    lib: &Library,
+) -> Result<Vec<ShogiRules>, DataError> {
+    let mut v = files
+        .iter()
+        .map(|(p, t)| ShogiRules::new(p, t, lib))
+        .collect::<Result<Vec<_>, _>>()?;
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(v)
+}
+
+/// All variants of the family built from the embedded data and boards,
+/// sorted by name: `shogi-flat`, `shogi-genus2`, `shogi-klein`,
+/// `shogi-mobius`.
+pub fn builtin_variants() -> Vec<ShogiRules> {
+    variants_from_files(&builtin_files(), Library::builtin())
+        .expect("the embedded shogi data is validated by the test suite")
+}
+
+/// One built-in variant by name.
+pub fn builtin_variant(name: &str) -> Option<ShogiRules> {
+    builtin_variants().into_iter().find(|r| r.name == name)
+}
+
+impl Rules for ShogiRules {
+    type Position = Position;
+    type Action = Action;
+
+    fn variant(&self) -> &str {
+        &self.name
+    }
+    fn rules_version(&self) -> &str {
+        &self.version
+    }
+    fn start(&self) -> Position {
+        self.start.clone()
+    }
+    fn to_move(&self, pos: &Position) -> Player {
+        pos.to_move
+    }
+    fn legal_actions(&self, pos: &Position) -> Vec<Action> {
+        self.legal(pos)
+    }
+    fn apply(&self, pos: &Position, action: &Action) -> Position {
+        self.play(pos, action)
+    }
+    fn in_check(&self, pos: &Position) -> bool {
+        self.checked(pos)
+    }
+    fn key(&self, pos: &Position) -> Key {
+        self.repetition_key(pos)
+    }
+    fn adjudicate(&self, game: &History<Position>, legal_is_empty: bool) -> Option<GameResult> {
+        self.judge(game, legal_is_empty)
+    }
+    fn format_action(&self, pos: &Position, action: &Action) -> String {
+        self.action_text(pos, action)
+    }
+    fn parse_action(&self, pos: &Position, text: &str) -> Result<Action, ActionError> {
+        self.read_action(pos, text)
+    }
+    fn format_position(&self, pos: &Position) -> String {
+        self.position_text(pos)
+    }
+    fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+        self.read_position(text)
+    }
+    fn exchange(&self, pos: &Position) -> Position {
+        self.phi_position(pos)
+    }
+    fn exchange_action(&self, _pos: &Position, action: &Action) -> Action {
+        self.phi_action(action)
+    }
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        self.count_leaves(pos, depth)
+    }
+    fn capabilities(&self) -> &'static [&'static str] {
+        &["drops", "promotion"]
+    }
+}

@@ -1,0 +1,356 @@
+//! Legal actions: board moves, drops, promotion, nifu, dead ranks and
+//! pawn-drop mate (`SS-4` to `SS-7`).
+//!
+//! Generation is two-staged. [`ShogiRules::pseudo`] lists every move and
+//! drop the movement, capture, promotion and drop rules allow; the legal
+//! filter then keeps those that leave the mover's king unattacked and, for
+//! a pawn drop that gives check, those after which the opponent still has a
+//! legal action. The filter plays each candidate on one scratch board and
+//! takes it back, so no position is copied per candidate.
+
+use crate::geometry::KnightWord;
+use crate::movement::{Facing, for_each_on_ray};
+use crate::rules::Player;
+use crate::topology::{CellId, Dir, Transport};
+
+use super::ShogiRules;
+use super::pieces::{Kind, Piece};
+use super::position::Position;
+
+/// A board move or a drop.
+///
+/// `facing` is the mover's facing after the route (`SS-4.6`); for kings,
+/// rooks and bishops it is always the owner's default (`SS-I1`), so routes
+/// that differ only in their transport are one action.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
+pub enum Action {
+    Move {
+        from: CellId,
+        to: CellId,
+        promote: bool,
+        facing: Facing,
+    },
+    Drop {
+        kind: Kind,
+        to: CellId,
+    },
+}
+
+impl ShogiRules {
+    /// Calls `visit(cell, transport)` for every cell `piece` on `from` can
+    /// land on by its movement, occupied or not (the first occupied cell of a
+    /// ray included, nothing beyond it). The same cell may come more than once.
+    pub fn piece_targets(
+        &self,
+        board: &[Option<Piece>],
+        from: CellId,
+        piece: Piece,
+        visit: &mut dyn FnMut(CellId, Transport),
+    ) {
+        let geo = &self.geo;
+        let m = piece.movement();
+        for rel in m.steps.iter() {
+            if let Some(s) = geo.step(from, piece.facing.absolute(rel)) {
+                if s.to != from {
+                    visit(s.to, s.transport);
+                }
+            }
+        }
+        if m.rays.0 != 0 {
+            let occupied = |c: CellId| board[c.index()].is_some();
+            for rel in m.rays.iter() {
+                for_each_on_ray(geo, from, piece.facing.absolute(rel), &occupied, |l| {
+                    visit(l.cell, l.transport)
+                });
+            }
+        }
+        if m.knight {
+            let long = piece.facing.absolute(Dir::N);
+            for short in [Dir::E, Dir::W] {
+                if let Some(s) = geo.knight(from, KnightWord::new(long, short)) {
+                    visit(s.to, s.transport);
+                }
+            }
+        }
+    }
+
+    /// Every action the movement, capture, promotion and drop rules allow,
+    /// before king safety and pawn-drop mate; sorted, without duplicates.
+    pub fn pseudo(&self, pos: &Position) -> Vec<Action> {
+        let mut out = Vec::with_capacity(128);
+        let me = pos.to_move;
+        let board = &pos.board;
+        for (i, slot) in board.iter().enumerate() {
+            if let Some(p) = *slot {
+                if p.owner == me {
+                    self.piece_pseudo(pos, CellId(i as u16), p, &mut out);
+                }
+            }
+        }
+        let hand = &pos.hands[me.index()];
+        if hand.iter().any(|&n| n > 0) {
+            let facing = self.drop_facing[me.index()];
+            let pawn_files = self.pawn_files(pos, me);
+            for kind in Kind::HAND {
+                let Some(hi) = kind.hand_index() else {
+                    continue;
+                };
+                if hand[hi] == 0 {
+                    continue;
+                }
+                for (i, slot) in board.iter().enumerate() {
+                    let to = CellId(i as u16);
+                    if slot.is_some() || self.is_dead(kind, facing, to) {
+                        continue;
+                    }
+                    if kind == Kind::Pawn && pawn_files.contains(&self.file_of[i]) {
+                        continue;
+                    }
+                    out.push(Action::Drop { kind, to });
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The board moves of the mover's piece `p` on `from` that movement,
+    /// capture and promotion rules allow (unsorted, maybe repeated).
+    fn piece_pseudo(&self, pos: &Position, from: CellId, p: Piece, out: &mut Vec<Action>) {
+        let me = pos.to_move;
+        let board = &pos.board;
+        self.piece_targets(board, from, p, &mut |to, t| {
+            if let Some(q) = board[to.index()] {
+                if q.owner == me || q.kind == Kind::King {
+                    return;
+                }
+            }
+            let facing = if p.has_facing() {
+                p.facing.transported(t)
+            } else {
+                p.facing
+            };
+            let mut push = |promote| {
+                out.push(Action::Move {
+                    from,
+                    to,
+                    promote,
+                    facing,
+                })
+            };
+            if p.promoted || !p.kind.can_promote() {
+                push(false);
+            } else if self.is_dead(p.kind, facing, to) {
+                push(true);
+            } else if self.in_band(me, from) || self.in_band(me, to) {
+                push(false);
+                push(true);
+            } else {
+                push(false);
+            }
+        });
+    }
+
+    /// The pseudo-legal board moves of the piece on `from`, sorted.
+    pub fn pseudo_from(&self, pos: &Position, from: CellId) -> Vec<Action> {
+        let mut out = vec![];
+        if let Some(p) = pos.piece_at(from) {
+            if p.owner == pos.to_move {
+                self.piece_pseudo(pos, from, p, &mut out);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The legal board moves of the piece on `from`, sorted.
+    pub fn legal_from(&self, pos: &Position, from: CellId) -> Vec<Action> {
+        let mut v = self.pseudo_from(pos, from);
+        let mut scratch = pos.board.clone();
+        v.retain(|a| self.is_legal_with(&mut scratch, pos, a));
+        v
+    }
+
+    /// The nifu files holding an unpromoted pawn of `p` (`SS-6.2`).
+    pub fn pawn_files(&self, pos: &Position, p: Player) -> Vec<u16> {
+        let mut files = vec![];
+        for (i, slot) in pos.board.iter().enumerate() {
+            if let Some(q) = slot {
+                if q.owner == p && q.kind == Kind::Pawn && !q.promoted {
+                    files.push(self.file_of[i]);
+                }
+            }
+        }
+        files
+    }
+
+    /// Plays `a` on a scratch board and reports whether the mover's king is
+    /// safe afterwards; the board is restored.
+    fn king_safe_after(&self, board: &mut [Option<Piece>], pos: &Position, a: &Action) -> bool {
+        let me = pos.to_move;
+        match *a {
+            Action::Move { from, to, .. } => {
+                let moving = board[from.index()];
+                let captured = board[to.index()];
+                board[to.index()] = moving;
+                board[from.index()] = None;
+                let king = if moving.is_some_and(|p| p.kind == Kind::King) {
+                    Some(to)
+                } else {
+                    pos.kings[me.index()]
+                };
+                let safe = king.is_none_or(|k| !self.attacked(board, k, me.other()));
+                board[from.index()] = moving;
+                board[to.index()] = captured;
+                safe
+            }
+            Action::Drop { kind, to } => {
+                board[to.index()] = Some(self.piece(me, kind, false, self.drop_facing[me.index()]));
+                let safe =
+                    pos.kings[me.index()].is_none_or(|k| !self.attacked(board, k, me.other()));
+                board[to.index()] = None;
+                safe
+            }
+        }
+    }
+
+    /// Whether a pawn drop (already known to be king-safe) gives mate:
+    /// the opponent is in check afterwards and has no legal action.
+    fn is_pawn_drop_mate(&self, pos: &Position, a: &Action) -> bool {
+        let next = self.play(pos, a);
+        self.checked(&next) && !self.has_legal(&next)
+    }
+
+    /// Whether `a` (from [`Self::pseudo`]) is legal, using `scratch` (a copy
+    /// of `pos.board`) for trial moves.
+    fn is_legal_with(&self, scratch: &mut [Option<Piece>], pos: &Position, a: &Action) -> bool {
+        if !self.king_safe_after(scratch, pos, a) {
+            return false;
+        }
+        !matches!(
+            a,
+            Action::Drop {
+                kind: Kind::Pawn,
+                ..
+            }
+        ) || !self.is_pawn_drop_mate(pos, a)
+    }
+
+    /// Every legal action, sorted.
+    pub fn legal(&self, pos: &Position) -> Vec<Action> {
+        let mut actions = self.pseudo(pos);
+        let mut scratch = pos.board.clone();
+        actions.retain(|a| self.is_legal_with(&mut scratch, pos, a));
+        actions
+    }
+
+    /// Whether the player to move has any legal action.
+    pub fn has_legal(&self, pos: &Position) -> bool {
+        let mut actions = self.pseudo(pos);
+        // Pawn drops last: they may need a recursive mate test.
+        actions.sort_by_key(|a| {
+            matches!(
+                a,
+                Action::Drop {
+                    kind: Kind::Pawn,
+                    ..
+                }
+            )
+        });
+        let mut scratch = pos.board.clone();
+        actions
+            .iter()
+            .any(|a| self.is_legal_with(&mut scratch, pos, a))
+    }
+
+    /// Whether one action is legal here.
+    pub fn is_legal(&self, pos: &Position, a: &Action) -> bool {
+        self.pseudo(pos).binary_search(a).is_ok() && {
+            let mut scratch = pos.board.clone();
+            self.is_legal_with(&mut scratch, pos, a)
+        }
+    }
+
+    /// Why a pseudo-legal action is not legal: `Some(true)` king safety,
+    /// `Some(false)` pawn-drop mate, `None` when it is legal.
+    pub fn legality_failure(&self, pos: &Position, a: &Action) -> Option<bool> {
+        let mut scratch = pos.board.clone();
+        if !self.king_safe_after(&mut scratch, pos, a) {
+            Some(true)
+        } else if matches!(
+            a,
+            Action::Drop {
+                kind: Kind::Pawn,
+                ..
+            }
+        ) && self.is_pawn_drop_mate(pos, a)
+        {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Plays a legal action (`SS-4.4` captures to hand unpromoted,
+    /// `SS-6.1` drops take the default facing).
+    pub fn play(&self, pos: &Position, a: &Action) -> Position {
+        let mut next = pos.clone();
+        let me = pos.to_move;
+        match *a {
+            Action::Move {
+                from,
+                to,
+                promote,
+                facing,
+            } => {
+                if let Some(mut p) = next.board[from.index()].take() {
+                    if let Some(q) = next.board[to.index()] {
+                        if let Some(hi) = q.kind.hand_index() {
+                            next.hands[me.index()][hi] += 1;
+                        }
+                    }
+                    if promote {
+                        p.promoted = true;
+                    }
+                    p.facing = if p.has_facing() {
+                        facing
+                    } else {
+                        self.drop_facing[me.index()]
+                    };
+                    if p.kind == Kind::King {
+                        next.kings[me.index()] = Some(to);
+                    }
+                    next.board[to.index()] = Some(p);
+                }
+            }
+            Action::Drop { kind, to } => {
+                if let Some(hi) = kind.hand_index() {
+                    let n = &mut next.hands[me.index()][hi];
+                    *n = n.saturating_sub(1);
+                }
+                next.board[to.index()] =
+                    Some(self.piece(me, kind, false, self.drop_facing[me.index()]));
+            }
+        }
+        next.to_move = me.other();
+        next.move_number = next.move_number.saturating_add(1);
+        next
+    }
+
+    /// Perft: leaves of the legal-action tree (endings ignored).
+    pub fn count_leaves(&self, pos: &Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let actions = self.legal(pos);
+        if depth == 1 {
+            return actions.len() as u64;
+        }
+        actions
+            .iter()
+            .map(|a| self.count_leaves(&self.play(pos, a), depth - 1))
+            .sum()
+    }
+}

@@ -1,0 +1,247 @@
+//! Canonical long notation of actions (`SS-9.2`).
+//!
+//! A board move is `<from>-<to>`, then `+` when it promotes or `=` when it
+//! declines an available promotion (nothing when promotion is impossible),
+//! then `^` or `v` for the arrival facing when another legal action differs
+//! from this one only in that facing. A drop is `<letter>*<cell>`. Cells
+//! are printed by the board: `e5`, `I:e5`.
+
+use crate::rules::{ActionError, IllegalReason};
+
+use super::ShogiRules;
+use super::movegen::Action;
+use super::pieces::Kind;
+use super::position::Position;
+use super::text::{facing_mark, parse_mark};
+
+fn fail(code: IllegalReason, message: impl Into<String>) -> ActionError {
+    ActionError {
+        code,
+        message: message.into(),
+    }
+}
+
+impl ShogiRules {
+    /// Notation of one action, given the legal actions of the position.
+    pub fn action_text_in(&self, legal: &[Action], action: &Action) -> String {
+        match *action {
+            Action::Drop { kind, to } => format!("{}*{}", kind.letter(), self.cell_name(to)),
+            Action::Move {
+                from,
+                to,
+                promote,
+                facing,
+            } => {
+                let mut s = format!("{}-{}", self.cell_name(from), self.cell_name(to));
+                let same_route = |a: &Action, p: Option<bool>| match *a {
+                    Action::Move {
+                        from: f,
+                        to: t,
+                        promote: pr,
+                        ..
+                    } => f == from && t == to && p.is_none_or(|p| p == pr),
+                    Action::Drop { .. } => false,
+                };
+                if promote {
+                    s.push('+');
+                } else if legal.iter().any(|a| same_route(a, Some(true))) {
+                    s.push('=');
+                }
+                let other_facing = legal.iter().any(|a| {
+                    same_route(a, Some(promote))
+                        && matches!(a, Action::Move { facing: f, .. } if *f != facing)
+                });
+                if other_facing {
+                    s.push(facing_mark(facing));
+                }
+                s
+            }
+        }
+    }
+
+    /// Notation of one action in a position.
+    pub fn action_text(&self, pos: &Position, action: &Action) -> String {
+        match *action {
+            Action::Move { from, .. } => self.action_text_in(&self.legal_from(pos, from), action),
+            Action::Drop { .. } => self.action_text_in(&[], action),
+        }
+    }
+
+    /// Notation of every legal action, sorted as text.
+    pub fn legal_texts(&self, pos: &Position) -> Vec<String> {
+        let legal = self.legal(pos);
+        let mut v: Vec<String> = legal
+            .iter()
+            .map(|a| self.action_text_in(&legal, a))
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Parses notation into the legal action it names, or says why not.
+    pub fn read_action(&self, pos: &Position, text: &str) -> Result<Action, ActionError> {
+        let text = text.trim();
+        let b = self.geo.board();
+        let cell = |t: &str| {
+            b.parse_cell(t)
+                .map_err(|e| fail(IllegalReason::NoSuchCell, e.to_string()))
+        };
+        let me = pos.to_move;
+        if let Some((piece, target)) = text.split_once('*') {
+            if piece.starts_with('+') {
+                return Err(fail(
+                    IllegalReason::Promotion,
+                    "a piece is always dropped unpromoted",
+                ));
+            }
+            let mut chars = piece.chars();
+            let (Some(letter), None) = (chars.next(), chars.next()) else {
+                return Err(fail(
+                    IllegalReason::Syntax,
+                    format!("'{text}': a drop is a piece letter, '*', and a cell, as in P*e5"),
+                ));
+            };
+            let kind = Kind::from_letter(letter).ok_or_else(|| {
+                fail(
+                    IllegalReason::Syntax,
+                    format!("'{letter}' is not a piece letter"),
+                )
+            })?;
+            if target.ends_with(['^', 'v']) {
+                return Err(fail(
+                    IllegalReason::DropRestriction,
+                    "a drop always takes its owner's drop facing; no facing can be chosen",
+                ));
+            }
+            let to = cell(target)?;
+            if pos.hand(me, kind) == 0 {
+                return Err(fail(
+                    IllegalReason::NoPiece,
+                    format!("no {} in hand", kind.name()),
+                ));
+            }
+            if pos.piece_at(to).is_some() {
+                return Err(fail(
+                    IllegalReason::DropRestriction,
+                    format!("{target} is occupied"),
+                ));
+            }
+            if self.is_dead(kind, self.drop_facing(me), to) {
+                return Err(fail(
+                    IllegalReason::DropRestriction,
+                    format!("a dropped {} could never move from {target}", kind.name()),
+                ));
+            }
+            if kind == Kind::Pawn && self.pawn_files(pos, me).contains(&self.file_of(to)) {
+                return Err(fail(
+                    IllegalReason::DropRestriction,
+                    format!(
+                        "nifu: the file of {target} already holds an unpromoted pawn of the mover"
+                    ),
+                ));
+            }
+            let a = Action::Drop { kind, to };
+            return match self.legality_failure(pos, &a) {
+                None => Ok(a),
+                Some(true) => Err(fail(
+                    IllegalReason::KingInCheck,
+                    "the drop leaves the mover's king attacked",
+                )),
+                Some(false) => Err(fail(
+                    IllegalReason::DropRestriction,
+                    "a dropped pawn may not give mate",
+                )),
+            };
+        }
+        let Some((from_text, rest)) = text.split_once('-') else {
+            return Err(fail(
+                IllegalReason::Syntax,
+                format!("'{text}' is neither a move (e3-e4) nor a drop (P*e5)"),
+            ));
+        };
+        let mut rest = rest;
+        let mut want_facing = None;
+        if let Some(f) = rest.chars().last().and_then(parse_mark) {
+            want_facing = Some(f);
+            rest = &rest[..rest.len() - 1];
+        }
+        let mut want_promote = None;
+        if let Some(r) = rest.strip_suffix('+') {
+            want_promote = Some(true);
+            rest = r;
+        } else if let Some(r) = rest.strip_suffix('=') {
+            want_promote = Some(false);
+            rest = r;
+        }
+        let from = cell(from_text)?;
+        let to = cell(rest)?;
+        match pos.piece_at(from) {
+            Some(p) if p.owner == me => {}
+            _ => {
+                return Err(fail(
+                    IllegalReason::NoPiece,
+                    format!("no piece of the player to move on {from_text}"),
+                ));
+            }
+        }
+        let candidates: Vec<Action> = self
+            .pseudo_from(pos, from)
+            .into_iter()
+            .filter(|a| matches!(a, Action::Move { from: f, to: t, .. } if *f == from && *t == to))
+            .collect();
+        if candidates.is_empty() {
+            return Err(fail(
+                IllegalReason::Unreachable,
+                format!("the piece on {from_text} cannot move to {rest}"),
+            ));
+        }
+        let has = |p: bool| {
+            candidates
+                .iter()
+                .any(|a| matches!(a, Action::Move { promote, .. } if *promote == p))
+        };
+        let promote = match want_promote {
+            Some(true) if !has(true) => {
+                return Err(fail(IllegalReason::Promotion, "this move cannot promote"));
+            }
+            Some(false) if !has(false) => {
+                return Err(fail(IllegalReason::Promotion, "this move must promote"));
+            }
+            Some(p) => p,
+            None if has(true) && has(false) => {
+                return Err(fail(
+                    IllegalReason::Promotion,
+                    "promotion is optional here: write + to promote or = to decline",
+                ));
+            }
+            None => has(true),
+        };
+        let mut matching: Vec<Action> = candidates
+            .into_iter()
+            .filter(|a| {
+                matches!(a, Action::Move { promote: p, facing, .. }
+                    if *p == promote && want_facing.is_none_or(|f| f == *facing))
+            })
+            .collect();
+        if matching.is_empty() {
+            return Err(fail(
+                IllegalReason::Unreachable,
+                "no route arrives with that facing",
+            ));
+        }
+        if matching.len() > 1 {
+            return Err(fail(
+                IllegalReason::Ambiguous,
+                "routes arrive with different facings: add ^ (up) or v (down)",
+            ));
+        }
+        let a = matching.remove(0);
+        match self.legality_failure(pos, &a) {
+            None => Ok(a),
+            Some(_) => Err(fail(
+                IllegalReason::KingInCheck,
+                "the move leaves the mover's king attacked",
+            )),
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! The compact one-line position text (`SS-9.1`).
+//!
+//! `<placement> <side> <hands> <move number>`, for example the Klein start
+//! `9/9/9/pppppppp1/...`. The placement lists each sheet (joined by `|`,
+//! in the board's sheet order), each sheet's ranks from the highest down
+//! (joined by `/`), each rank's files from `a`; a run of empty cells is its
+//! length in digits. A piece is an optional `+` (promoted), its letter
+//! (upper case for A, lower case for B) and, for a piece whose movement
+//! depends on facing, `^` (up) or `v` (down) when it faces against its
+//! owner's drop facing. The side is `A` or `B`; on `shogi-flat` the USI
+//! letters `b` (A) and `w` (B) are also read, so a USI SFEN is accepted.
+//! Hands are `-` or counted letters in the order R B G S N L P, A first.
+
+use crate::movement::Facing;
+use crate::rules::{Player, PositionError};
+use crate::topology::{CellId, Square};
+
+use super::ShogiRules;
+use super::pieces::{Kind, Piece, player_letter};
+use super::position::{Position, Setup};
+
+fn err(field: impl Into<String>, message: impl Into<String>) -> PositionError {
+    PositionError {
+        field: field.into(),
+        message: message.into(),
+    }
+}
+
+impl ShogiRules {
+    /// Placement, side and hands: the text without the move number.
+    pub fn text_fields(&self, pos: &Position) -> String {
+        format!(
+            "{} {} {}",
+            self.placement_text(&pos.board),
+            player_letter(pos.to_move),
+            hands_text(&pos.hands)
+        )
+    }
+
+    /// The full one-line text.
+    pub fn position_text(&self, pos: &Position) -> String {
+        format!("{} {}", self.text_fields(pos), pos.move_number)
+    }
+
+    pub fn placement_text(&self, board: &[Option<Piece>]) -> String {
+        let b = self.geo.board();
+        let mut sheets = vec![];
+        for chart in 0..b.chart_count() as u8 {
+            let mut ranks = vec![];
+            for y in (0..b.height()).rev() {
+                let mut s = String::new();
+                let mut empty = 0;
+                for x in 0..b.width() {
+                    let c = b.cell(Square { chart, x, y });
+                    match board[c.index()] {
+                        None => empty += 1,
+                        Some(p) => {
+                            if empty > 0 {
+                                s += &empty.to_string();
+                                empty = 0;
+                            }
+                            s += &self.piece_text(p);
+                        }
+                    }
+                }
+                if empty > 0 {
+                    s += &empty.to_string();
+                }
+                ranks.push(s);
+            }
+            sheets.push(ranks.join("/"));
+        }
+        sheets.join("|")
+    }
+
+    /// One piece: `+`, letter, and a facing mark when it faces against its
+    /// owner's drop facing.
+    pub fn piece_text(&self, p: Piece) -> String {
+        let mut s = p.text();
+        if p.has_facing() && p.facing != self.drop_facing[p.owner.index()] {
+            s.push(facing_mark(p.facing));
+        }
+        s
+    }
+
+    /// Parses the one-line text (or, on `shogi-flat`, a USI SFEN).
+    pub fn read_position(&self, text: &str) -> Result<Position, PositionError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() < 3 || fields.len() > 4 {
+            return Err(err(
+                "text",
+                format!(
+                    "expected '<placement> <side> <hands> [<move number>]', got {} fields in '{text}'",
+                    fields.len()
+                ),
+            ));
+        }
+        let board = self.read_placement(fields[0])?;
+        let to_move = match fields[1] {
+            "A" => Player::First,
+            "B" => Player::Second,
+            "b" if self.usi_sfen => Player::First,
+            "w" if self.usi_sfen => Player::Second,
+            other => {
+                return Err(err(
+                    "side",
+                    format!(
+                        "'{other}' is not a side: write A or B{}",
+                        if self.usi_sfen { " (or USI b / w)" } else { "" }
+                    ),
+                ));
+            }
+        };
+        let hands = read_hands(fields[2])?;
+        let move_number = match fields.get(3) {
+            None => 1,
+            Some(t) => t
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| err("move number", format!("'{t}' is not a number from 1")))?,
+        };
+        self.validate(Setup {
+            board,
+            hands,
+            to_move,
+            move_number,
+        })
+    }
+
+    fn read_placement(&self, text: &str) -> Result<Vec<Option<Piece>>, PositionError> {
+        let b = self.geo.board();
+        let mut board = vec![None; b.cell_count()];
+        let sheets: Vec<&str> = text.split('|').collect();
+        if sheets.len() != b.chart_count() {
+            return Err(err(
+                "placement",
+                format!(
+                    "{} sheets given (separated by '|'), board {} has {}",
+                    sheets.len(),
+                    b.name(),
+                    b.chart_count()
+                ),
+            ));
+        }
+        for (chart, sheet) in sheets.iter().enumerate() {
+            let ranks: Vec<&str> = sheet.split('/').collect();
+            let sheet_name = |y: u8| {
+                if b.chart_count() > 1 {
+                    format!("placement {}:{}", b.chart_names()[chart], y as u32 + 1)
+                } else {
+                    format!("placement rank {}", y as u32 + 1)
+                }
+            };
+            if ranks.len() != b.height() as usize {
+                return Err(err(
+                    if b.chart_count() > 1 {
+                        format!("placement sheet {}", b.chart_names()[chart])
+                    } else {
+                        "placement".to_string()
+                    },
+                    format!("{} ranks given, the board has {}", ranks.len(), b.height()),
+                ));
+            }
+            for (ri, rank) in ranks.iter().enumerate() {
+                let y = b.height() - 1 - ri as u8;
+                let field = sheet_name(y);
+                let mut x: usize = 0;
+                let chars: Vec<char> = rank.chars().collect();
+                let mut i = 0;
+                while i < chars.len() {
+                    let c = chars[i];
+                    if c.is_ascii_digit() {
+                        let start = i;
+                        while i < chars.len() && chars[i].is_ascii_digit() {
+                            i += 1;
+                        }
+                        let run: String = chars[start..i].iter().collect();
+                        let n: usize = run.parse().unwrap_or(usize::MAX);
+                        if n == 0 {
+                            return Err(err(field, "an empty run has length at least 1"));
+                        }
+                        x = x.saturating_add(n);
+                        if x > b.width() as usize {
+                            return Err(err(
+                                field,
+                                format!("'{rank}' is longer than {} files", b.width()),
+                            ));
+                        }
+                        continue;
+                    }
+                    let promoted = c == '+';
+                    if promoted {
+                        i += 1;
+                    }
+                    let Some(&letter) = chars.get(i) else {
+                        return Err(err(field, format!("'{rank}' ends with '+'")));
+                    };
+                    let kind = Kind::from_letter(letter).ok_or_else(|| {
+                        err(
+                            field.clone(),
+                            format!("'{letter}' is not a piece letter (P L N S G B R K)"),
+                        )
+                    })?;
+                    i += 1;
+                    let owner = if letter.is_ascii_uppercase() {
+                        Player::First
+                    } else {
+                        Player::Second
+                    };
+                    let mut facing = self.drop_facing[owner.index()];
+                    if let Some(&m) = chars.get(i) {
+                        if let Some(f) = parse_mark(m) {
+                            if !super::pieces::has_facing(kind) {
+                                return Err(err(
+                                    field,
+                                    format!(
+                                        "a {} carries no facing, so it takes no '{m}' mark",
+                                        kind.name()
+                                    ),
+                                ));
+                            }
+                            facing = f;
+                            i += 1;
+                        }
+                    }
+                    if x >= b.width() as usize {
+                        return Err(err(
+                            field,
+                            format!("'{rank}' is longer than {} files", b.width()),
+                        ));
+                    }
+                    let cell = b.cell(Square {
+                        chart: chart as u8,
+                        x: x as u8,
+                        y,
+                    });
+                    board[cell.index()] = Some(Piece {
+                        owner,
+                        kind,
+                        promoted,
+                        facing,
+                    });
+                    x += 1;
+                }
+                if x != b.width() as usize {
+                    return Err(err(
+                        field,
+                        format!("'{rank}' covers {x} files, the board has {}", b.width()),
+                    ));
+                }
+            }
+        }
+        Ok(board)
+    }
+
+    /// The name of a cell.
+    pub fn cell_name(&self, c: CellId) -> String {
+        self.geo.board().cell_name(c)
+    }
+}
+
+pub fn facing_mark(f: Facing) -> char {
+    match f {
+        Facing::Up => '^',
+        Facing::Down => 'v',
+    }
+}
+
+pub fn parse_mark(c: char) -> Option<Facing> {
+    match c {
+        '^' => Some(Facing::Up),
+        'v' => Some(Facing::Down),
+        _ => None,
+    }
+}
+
+/// `-`, or counted letters in the order R B G S N L P, A's first.
+pub fn hands_text(hands: &super::position::Hands) -> String {
+    let mut s = String::new();
+    for p in [Player::First, Player::Second] {
+        for k in Kind::HAND {
+            let Some(hi) = k.hand_index() else { continue };
+            let n = hands[p.index()][hi];
+            if n == 0 {
+                continue;
+            }
+            if n > 1 {
+                s += &n.to_string();
+            }
+            let c = k.letter();
+            s.push(match p {
+                Player::First => c,
+                Player::Second => c.to_ascii_lowercase(),
+            });
+        }
+    }
+    if s.is_empty() { "-".into() } else { s }
+}
+
+fn read_hands(text: &str) -> Result<super::position::Hands, PositionError> {
+    let mut hands = [[0u8; 7]; 2];
+    if text == "-" {
+        return Ok(hands);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        let count: u32 = if i > start {
+            let run: String = chars[start..i].iter().collect();
+            run.parse()
+                .ok()
+                .filter(|&n| (1..=255).contains(&n))
+                .ok_or_else(|| err("hand", format!("count '{run}' is not 1–255")))?
+        } else {
+            1
+        };
+        let Some(&letter) = chars.get(i) else {
+            return Err(err("hand", format!("'{text}' ends with a count")));
+        };
+        let kind = Kind::from_letter(letter)
+            .ok_or_else(|| err("hand", format!("'{letter}' is not a piece letter")))?;
+        let Some(hi) = kind.hand_index() else {
+            return Err(err("hand", "a king is never in hand"));
+        };
+        let owner = if letter.is_ascii_uppercase() {
+            Player::First
+        } else {
+            Player::Second
+        };
+        let slot = &mut hands[owner.index()][hi];
+        *slot = (*slot as u32 + count)
+            .try_into()
+            .map_err(|_| err("hand", format!("too many '{letter}' in hand")))?;
+        i += 1;
+    }
+    Ok(hands)
+}
