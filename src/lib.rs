@@ -12,6 +12,7 @@
 pub mod chess;
 pub mod conformance;
 pub mod geometry;
+pub mod kyoto;
 pub mod movement;
 pub mod mutants;
 pub mod rules;

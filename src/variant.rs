@@ -371,6 +371,9 @@ pub fn registry() -> &'static [Box<dyn Variant>] {
         for v in crate::tetra::builtin_variants() {
             all.push(Box::new(v));
         }
+        for v in crate::kyoto::builtin_variants() {
+            all.push(Box::new(v));
+        }
         all
     })
 }

@@ -316,7 +316,13 @@ pub fn run(case: &Case, lib: &Library) -> Outcome {
             .collect(),
     );
     let mut engine = super::engine::Embedded::new(reference);
-    super::runner::check_case(&mut engine, case, &[])
+    // Compare position texts by meaning, as `seams conform` does, so an
+    // equivalent spelling in a case (`[-]` for an empty hand) passes.
+    let normalizers: Vec<&dyn Variant> = crate::variant::registry()
+        .iter()
+        .map(|v| v.as_ref())
+        .collect();
+    super::runner::check_case(&mut engine, case, &normalizers)
 }
 
 /// The placeholder `expect` that turns a question back into a [`Check`].
