@@ -1178,7 +1178,17 @@ fn serve_engine(
         let m = mutants::find(m)?;
         name = format!("seams-mutant-{}", m.name);
         match m.kind {
-            MutantKind::Geometry(g) => lib = Box::leak(Box::new(lib.mutated(g))),
+            MutantKind::Geometry(g) => {
+                // The broken rule reaches the rules too: every variant is
+                // rebuilt on the mutated boards, so perft sees it.
+                lib = Box::leak(Box::new(lib.mutated(g)));
+                let made: &'static [Box<dyn variant::Variant>] = Box::leak(
+                    variant::build_all(lib)
+                        .map_err(|e| anyhow::anyhow!("building the mutant's variants: {e}"))?
+                        .into_boxed_slice(),
+                );
+                variants = made.iter().map(|v| v.as_ref()).collect();
+            }
             MutantKind::Variants(make) => {
                 let made: &'static [Box<dyn variant::Variant>] =
                     Box::leak(make().into_boxed_slice());

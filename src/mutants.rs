@@ -30,14 +30,73 @@ pub struct Mutant {
 
 /// Every mutant, geometry first.
 pub fn all() -> Vec<Mutant> {
-    Mutation::ALL
+    let mut out: Vec<Mutant> = Mutation::ALL
         .into_iter()
         .map(|m| Mutant {
             name: m.name(),
             description: m.description(),
             kind: MutantKind::Geometry(m),
         })
-        .collect()
+        .collect();
+    out.extend([
+        Mutant {
+            name: "nifu-one-sheet",
+            description: "surface shogi: nifu counts only pawns on the same sheet, \
+                          not the whole file cycle across both sheets",
+            kind: MutantKind::Variants(nifu_one_sheet),
+        },
+        Mutant {
+            name: "en-passant-by-neighbour",
+            description: "surface chess: the en-passant cell is guessed as the chart \
+                          neighbour behind the pawn, not the recorded middle of its route",
+            kind: MutantKind::Variants(en_passant_by_neighbour),
+        },
+        Mutant {
+            name: "kyoto-flip-on-drop",
+            description: "Kyoto shogi: a dropped token is turned over as if it had moved",
+            kind: MutantKind::Variants(kyoto_flip_on_drop),
+        },
+    ]);
+    out
+}
+
+/// The registry's variants with one family's variants replaced.
+fn replacing(family: &str, make: impl Fn() -> Vec<Box<dyn Variant>>) -> Vec<Box<dyn Variant>> {
+    let mut out = make();
+    let lib = crate::spec::Library::builtin();
+    for v in crate::variant::build_all(lib).expect("the embedded data is valid") {
+        if !v.name().starts_with(family) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+fn nifu_one_sheet() -> Vec<Box<dyn Variant>> {
+    replacing("shogi-", || {
+        crate::shogi::builtin_variants()
+            .into_iter()
+            .map(|v| Box::new(v.mutant_nifu_per_sheet()) as Box<dyn Variant>)
+            .collect()
+    })
+}
+
+fn en_passant_by_neighbour() -> Vec<Box<dyn Variant>> {
+    replacing("chess-", || {
+        crate::chess::builtin_variants()
+            .into_iter()
+            .map(|v| Box::new(v.mutant_en_passant_by_neighbour()) as Box<dyn Variant>)
+            .collect()
+    })
+}
+
+fn kyoto_flip_on_drop() -> Vec<Box<dyn Variant>> {
+    replacing("kyoto", || {
+        crate::kyoto::builtin_variants()
+            .into_iter()
+            .map(|v| Box::new(v.mutant_flip_on_drop()) as Box<dyn Variant>)
+            .collect()
+    })
 }
 
 /// An unknown mutant name.

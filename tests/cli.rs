@@ -342,6 +342,13 @@ fn mutants_are_caught_and_name_their_clauses() {
             "geometry/genus2-9x9/knight-from-i-a3#",
             "GEO-4.2",
         ),
+        ("nifu-one-sheet", "shogi/genus2/nifu-ii-a5#", "SS-6.2"),
+        (
+            "en-passant-by-neighbour",
+            "chess/genus2/double-step-through-the-staircase-trace#",
+            "SC-4.2",
+        ),
+        ("kyoto-flip-on-drop", "kyoto/drop/tokin-face#", "KY-5.1"),
     ] {
         let r = seams(&[
             "conform",
@@ -362,6 +369,71 @@ fn mutants_are_caught_and_name_their_clauses() {
         assert!(broken.contains(clauses), "{mutant}: {broken}");
         assert!(r.stdout.contains(&format!("seams-mutant-{mutant}")));
     }
+}
+
+/// Bisect walks a perft-visible mutant down to the first position whose
+/// legal actions differ, names them, and writes a corpus case.
+#[test]
+fn bisect_pins_perft_visible_mutants() {
+    let dir = std::env::temp_dir().join(format!("seams-bisect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (mutant, variant, position, depth, shown) in [
+        (
+            "seam-keeps-facing",
+            "shogi-klein",
+            None,
+            "3",
+            "missing (the reference has them): b5-d3",
+        ),
+        (
+            "cone-diagonals",
+            "chess-genus2",
+            None,
+            "3",
+            "extra (only the engine has them): I:c2-I:h6",
+        ),
+        (
+            "en-passant-by-neighbour",
+            "chess-genus2",
+            None,
+            "4",
+            "missing (the reference has them): II:d5-I:e5",
+        ),
+        (
+            "kyoto-flip-on-drop",
+            "kyoto",
+            Some("4k/5/5/5/K4[L] w 0 1"),
+            "2",
+            "missing (the reference has them): e5-d4",
+        ),
+    ] {
+        let out = dir.join(format!("{mutant}.json"));
+        let out_s = out.display().to_string();
+        let engine = engine_cmd(&format!("--mutant {mutant}"));
+        let mut args = vec![
+            "bisect",
+            "--engine",
+            &engine,
+            "--variant",
+            variant,
+            "--depth",
+            depth,
+            "--out",
+            &out_s,
+        ];
+        if let Some(p) = position {
+            args.extend(["--position", p]);
+        }
+        let r = seams(&args);
+        assert_eq!(r.code, 1, "{mutant}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains(shown), "{mutant}: {}", r.stdout);
+        let written = std::fs::read_to_string(&out).expect("bisect writes a case");
+        let file: seams::conformance::CaseFile =
+            serde_json::from_str(&written).expect("the written case parses");
+        assert_eq!(file.cases.len(), 1, "{mutant}");
+        assert_eq!(file.cases[0].provenance.kind(), "reference");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -386,7 +458,14 @@ fn reach_failures_name_missing_and_extra_cells() {
 fn mutants_are_listed() {
     let r = seams(&["mutants"]);
     assert_eq!(r.code, 0);
-    for m in ["seam-keeps-facing", "cone-diagonals", "knight-lls"] {
+    for m in [
+        "seam-keeps-facing",
+        "cone-diagonals",
+        "knight-lls",
+        "nifu-one-sheet",
+        "en-passant-by-neighbour",
+        "kyoto-flip-on-drop",
+    ] {
         assert!(r.stdout.contains(m), "{}", r.stdout);
     }
 }

@@ -60,6 +60,9 @@ pub struct ChessRules {
     /// Whether two routes can reach one outcome (any glued side or chart).
     pub(crate) may_repeat: bool,
     start: Position,
+    /// Only for the mutant engine: the en-passant middle cell is guessed
+    /// as the chart neighbour behind the destination (wrong).
+    pub(crate) mutant_ep_by_neighbour: bool,
 }
 
 /// A variant that cannot be built from its data.
@@ -129,6 +132,7 @@ impl ChessRules {
             },
             data,
             geo,
+            mutant_ep_by_neighbour: false,
         };
         rules.castles = rules.data.castling.as_ref().map(|w| {
             let black = |s: &CastleSpec| CastleSpec {
@@ -189,6 +193,17 @@ impl ChessRules {
 
 fn promo_bit(owner: Player, facing: Facing) -> u8 {
     1 << (owner.index() * 2 + usize::from(facing == Facing::Down))
+}
+
+impl ChessRules {
+    /// A deliberately wrong copy for `seams engine --mutant
+    /// en-passant-by-neighbour`: the capture cell is guessed as the chart
+    /// neighbour behind the pawn's destination, as on a flat board, instead
+    /// of the middle cell recorded from the actual route.
+    pub fn mutant_en_passant_by_neighbour(mut self) -> Self {
+        self.mutant_ep_by_neighbour = true;
+        self
+    }
 }
 
 /// The variant files compiled into this build, as (path, text).

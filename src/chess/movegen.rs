@@ -149,6 +149,17 @@ impl ChessRules {
         (found, n)
     }
 
+    /// The mutant's guess at an en-passant cell: the cell one rank behind
+    /// `to` in its own chart, by plain coordinates.
+    fn neighbour_behind(&self, to: CellId, facing: crate::movement::Facing) -> Option<CellId> {
+        let b = self.geo.board();
+        let sq = b.square(to);
+        let y = sq.y as i16 - facing.sign() as i16;
+        (0..b.height() as i16)
+            .contains(&y)
+            .then(|| b.cell(crate::topology::Square { y: y as u8, ..sq }))
+    }
+
     /// Pseudo-legal moves (king safety unchecked, castling excluded).
     pub(crate) fn pseudo_moves(&self, pos: &Position, out: &mut Vec<Action>) {
         let me = pos.to_move;
@@ -421,7 +432,12 @@ impl ChessRules {
                         .step(a.from, mover.facing.absolute(Dir::N))
                         .expect("a double step has a first step")
                         .to;
-                    next.en_passant = Some(Trace {
+                    let middle = if self.mutant_ep_by_neighbour {
+                        self.neighbour_behind(a.to, a.facing)
+                    } else {
+                        Some(middle)
+                    };
+                    next.en_passant = middle.map(|middle| Trace {
                         owner: me,
                         source: a.from,
                         middle,

@@ -86,6 +86,8 @@ pub struct KyotoRules {
     flips: BTreeMap<Face, Face>,
     repetition_at: u32,
     repetition: RepetitionRule,
+    /// Only for the mutant engine: drops turn the token over (wrong).
+    mutant_flip_on_drop: bool,
 }
 
 impl KyotoRules {
@@ -155,7 +157,15 @@ impl KyotoRules {
             flips: data.flips,
             repetition_at: data.repetition.occurrence,
             repetition: data.repetition.rule,
+            mutant_flip_on_drop: false,
         })
+    }
+
+    /// A deliberately wrong copy for `seams engine --mutant
+    /// kyoto-flip-on-drop`: a dropped token shows its other face.
+    pub fn mutant_flip_on_drop(mut self) -> Self {
+        self.mutant_flip_on_drop = true;
+        self
     }
 
     fn facing(p: Player) -> Facing {
@@ -284,6 +294,11 @@ impl KyotoRules {
             Action::Drop { face, to } => {
                 let token = face.token().expect("kings are never in hand");
                 next.hands[me.index()][token.index()] -= 1;
+                let face = if self.mutant_flip_on_drop {
+                    self.flipped(face)
+                } else {
+                    face
+                };
                 next.board[to.index()] = Some(Piece { owner: me, face });
                 // KY-8.1: like a capture, a drop restarts the count.
                 next.halfmoves = 0;
@@ -576,7 +591,7 @@ impl Rules for KyotoRules {
 }
 
 /// Every Kyoto variant file in the embedded spec, as (path, text).
-fn builtin_files() -> Vec<(String, String)> {
+pub fn builtin_files() -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> = DATA
         .files()
         .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
@@ -593,11 +608,13 @@ fn builtin_files() -> Vec<(String, String)> {
 
 /// The shipped Kyoto variants, built from the embedded spec.
 pub fn builtin_variants() -> Vec<KyotoRules> {
+    variants_on(Library::builtin()).expect("the embedded Kyoto data is validated by the test suite")
+}
+
+/// The Kyoto variants built on the boards of `lib`.
+pub fn variants_on(lib: &Library) -> Result<Vec<KyotoRules>, DataError> {
     builtin_files()
         .iter()
-        .map(|(file, text)| {
-            KyotoRules::from_toml(file, text, Library::builtin())
-                .expect("the embedded Kyoto data is validated by the test suite")
-        })
+        .map(|(file, text)| KyotoRules::from_toml(file, text, lib))
         .collect()
 }

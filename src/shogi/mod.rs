@@ -312,6 +312,21 @@ impl ShogiRules {
         self.file_of[c.index()]
     }
 
+    /// A deliberately wrong copy for `seams engine --mutant
+    /// nifu-one-sheet`: nifu counts only the pawns on the same sheet and
+    /// file letter, forgetting that a file cycle runs across both sheets.
+    pub fn mutant_nifu_per_sheet(mut self) -> Self {
+        let b = self.geo.board();
+        self.file_of = b
+            .cells()
+            .map(|c| {
+                let sq = b.square(c);
+                sq.chart as u16 * b.width() as u16 + sq.x as u16
+            })
+            .collect();
+        self
+    }
+
     /// Φ on one cell.
     pub fn phi_cell(&self, c: CellId) -> CellId {
         self.phi[c.index()]

@@ -126,6 +126,12 @@ pub fn builtin_variants() -> Vec<TetraRules> {
 
 /// As [`builtin_variants`], reporting a bad embedded file instead.
 pub fn try_builtin_variants() -> Result<Vec<TetraRules>, DataError> {
+    variants_on(Library::builtin())
+}
+
+/// The variants of `spec/tetra/` built on the boards of `lib` (an edited
+/// spec, or a mutated one for the mutant engines).
+pub fn variants_on(lib: &Library) -> Result<Vec<TetraRules>, DataError> {
     let mut files: Vec<_> = DATA
         .files()
         .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
@@ -137,7 +143,7 @@ pub fn try_builtin_variants() -> Result<Vec<TetraRules>, DataError> {
             TetraRules::from_toml(
                 &format!("spec/tetra/{}", f.path().display()),
                 f.contents_utf8().unwrap_or_default(),
-                Library::builtin(),
+                lib,
             )
         })
         .collect()
