@@ -648,7 +648,15 @@ fn expectations_files_gate_the_exit_code() {
     let f = file.display().to_string();
     let mutant = engine_cmd("--mutant knight-lls");
     // A baseline records the failure and exits 0.
-    let r = seams(&["conform", "--engine", &mutant, "--baseline", &f]);
+    let r = seams(&[
+        "conform",
+        "--case",
+        "geometry/",
+        "--engine",
+        &mutant,
+        "--baseline",
+        &f,
+    ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
         r.stderr.contains("wrote 1 known failure(s)"),
@@ -661,7 +669,15 @@ fn expectations_files_gate_the_exit_code() {
     let id = v["known"][0]["id"].as_str().expect("an id").to_string();
     assert!(id.starts_with("geometry/genus2-9x9/knight-from-i-a3#"));
     // The same engine now matches its expectations.
-    let r = seams(&["conform", "--engine", &mutant, "--expect", &f]);
+    let r = seams(&[
+        "conform",
+        "--case",
+        "geometry/",
+        "--engine",
+        &mutant,
+        "--expect",
+        &f,
+    ]);
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(r.stdout.contains("FAIL [expected] "), "{}", r.stdout);
     assert!(r.stdout.contains("0 result(s) differ"), "{}", r.stdout);
@@ -681,7 +697,15 @@ fn expectations_files_gate_the_exit_code() {
     assert!(r.stdout.contains("FAIL [new failure] "), "{}", r.stdout);
     // A changed failure kind.
     std::fs::write(&file, text.replace("\"fail\"", "\"timeout\"")).expect("edit");
-    let r = seams(&["conform", "--engine", &mutant, "--expect", &f]);
+    let r = seams(&[
+        "conform",
+        "--case",
+        "geometry/",
+        "--engine",
+        &mutant,
+        "--expect",
+        &f,
+    ]);
     assert_eq!(r.code, 1);
     assert!(
         r.stdout.contains("FAIL [changed failure kind] "),
@@ -711,7 +735,15 @@ fn expectations_files_gate_the_exit_code() {
 #[test]
 fn report_formats() {
     let mutant = engine_cmd("--mutant knight-lls");
-    let r = seams(&["conform", "--engine", &mutant, "--format", "json"]);
+    let r = seams(&[
+        "conform",
+        "--case",
+        "geometry/",
+        "--engine",
+        &mutant,
+        "--format",
+        "json",
+    ]);
     assert_eq!(r.code, 1);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON report");
     assert_eq!(v["summary"]["fail"], 1);
@@ -727,7 +759,15 @@ fn report_formats() {
         .collect();
     assert_eq!(failed.len(), 1);
     assert!(failed[0]["expected"].is_array());
-    let r = seams(&["conform", "--engine", &mutant, "--format", "junit"]);
+    let r = seams(&[
+        "conform",
+        "--case",
+        "geometry/",
+        "--engine",
+        &mutant,
+        "--format",
+        "junit",
+    ]);
     assert_eq!(r.code, 1);
     assert!(r.stdout.starts_with("<?xml"), "{}", r.stdout);
     assert!(r.stdout.contains("<testsuite name=\"board:genus2-9x9\""));
@@ -973,4 +1013,169 @@ fn spec_coverage_flags_an_unknown_clause() {
         r.stdout
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------
+// Game records: every sample game in conformance/records/ is accepted,
+// and each kind of corruption is rejected at the right ply with a reason.
+
+fn records_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/records")
+}
+
+#[test]
+fn every_sample_game_is_accepted_with_its_result() {
+    let mut seen = 0;
+    let mut surfaces = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(records_dir()).expect("the records folder") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read record");
+        let record: serde_json::Value = serde_json::from_str(&text).expect("record JSON");
+        let path_s = path.display().to_string();
+        let r = seams(&["record", "verify", &path_s, "--json"]);
+        assert_eq!(r.code, 0, "{path_s}: {}{}", r.stdout, r.stderr);
+        let verdict: serde_json::Value = serde_json::from_str(&r.stdout).expect("verdict JSON");
+        assert_eq!(verdict["verdict"], "accepted", "{path_s}");
+        assert_eq!(verdict["result"], record["result"], "{path_s}");
+        assert!(!record["result"].is_null(), "{path_s}: a sample game ends");
+        surfaces.insert(record["variant"].as_str().unwrap_or("").to_string());
+        seen += 1;
+    }
+    assert!(seen >= 20, "only {seen} sample games");
+    for v in [
+        "shogi-mobius",
+        "shogi-klein",
+        "shogi-genus2",
+        "chess-mobius",
+        "chess-klein",
+        "chess-genus2",
+        "kyoto",
+    ] {
+        assert!(surfaces.contains(v), "no sample game for {v}");
+    }
+}
+
+/// Writes `edit(record)` to a temporary file and checks the verdict.
+fn check_corrupt(
+    name: &str,
+    edit: impl Fn(&mut serde_json::Value),
+    ply: u64,
+    reason: &str,
+    fragment: &str,
+) {
+    let text = std::fs::read_to_string(records_dir().join("shogi-klein-checkmate.json"))
+        .expect("the sample record");
+    let mut record: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    edit(&mut record);
+    let path = std::env::temp_dir().join(format!("seams-rec-{}-{name}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string(&record).expect("JSON")).expect("write");
+    let p = path.display().to_string();
+    let r = seams(&["record", "verify", &p, "--json"]);
+    assert_eq!(r.code, 1, "{name}: {}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("verdict JSON");
+    assert_eq!(v["verdict"], "rejected", "{name}");
+    assert_eq!(v["ply"], ply, "{name}: {v}");
+    assert_eq!(v["reason"], reason, "{name}: {v}");
+    let text = seams(&["record", "verify", &p]);
+    assert!(
+        text.stdout.contains(fragment),
+        "{name}: the message should say '{fragment}': {}",
+        text.stdout
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn corrupted_records_are_rejected_with_ply_and_reason() {
+    let text = std::fs::read_to_string(records_dir().join("shogi-klein-checkmate.json"))
+        .expect("the sample record");
+    let full: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let n = full["actions"].as_array().map_or(0, Vec::len) as u64;
+    // 1. An illegal action in the middle.
+    check_corrupt(
+        "illegal",
+        |r| r["actions"][3] = serde_json::json!("a1-a9"),
+        4,
+        "illegal-action",
+        "rejected at ply 4: ply 4 'a1-a9'",
+    );
+    // 2. A claimed result that replaying does not give (winner swapped).
+    check_corrupt(
+        "wrong-result",
+        |r| {
+            let other = if r["result"]["winner"] == "first" {
+                "second"
+            } else {
+                "first"
+            };
+            r["result"]["winner"] = serde_json::json!(other);
+        },
+        n + 1,
+        "result-mismatch",
+        "but replaying it gives",
+    );
+    // 3. A truncated game still claiming its result.
+    check_corrupt(
+        "truncated",
+        |r| {
+            r["actions"].as_array_mut().expect("actions").pop();
+        },
+        n,
+        "result-mismatch",
+        "no result (the game goes on)",
+    );
+    // 4. A final position that is not where the game ends (the start).
+    check_corrupt(
+        "final-position",
+        |r| {
+            r["final_position"] = serde_json::json!(
+                "9/9/9/lnsgkgsnl/pr5b1/1pppppppp/9/9/9/9/9/9/PPPPPPPP1/1B5RP/LNSGKGSNL/9/9/9 A - 1"
+            )
+        },
+        n + 1,
+        "final-position-mismatch",
+        "differs from the replayed",
+    );
+    // 5. Another rules version.
+    check_corrupt(
+        "rules-version",
+        |r| r["rules"] = serde_json::json!("0.1"),
+        0,
+        "wrong-rules-version",
+        "played under rules 0.1",
+    );
+    // 6. An action after the game has ended.
+    check_corrupt(
+        "after-the-end",
+        |r| {
+            r["actions"]
+                .as_array_mut()
+                .expect("actions")
+                .push(serde_json::json!("resign"))
+        },
+        n + 1,
+        "illegal-action",
+        "already over",
+    );
+    // 7. An edited start that is not a position.
+    check_corrupt(
+        "bad-start",
+        |r| r["start"] = serde_json::json!({"kind": "edited", "position": "9/9 A - 1"}),
+        0,
+        "bad-start",
+        "bad position",
+    );
+}
+
+#[test]
+fn unreadable_records_are_input_errors() {
+    let path = std::env::temp_dir().join(format!("seams-rec-{}-bad.json", std::process::id()));
+    std::fs::write(&path, "{\"variant\": \"shogi-klein\"").expect("write");
+    let p = path.display().to_string();
+    check_input_error(&["record", "verify", &p], "line 1 column");
+    check_input_error(
+        &["record", "verify", "/nonexistent/game.json"],
+        "reading the record /nonexistent/game.json",
+    );
+    let _ = std::fs::remove_file(&path);
 }

@@ -1,0 +1,152 @@
+//! Writes the sample game records in `conformance/records/`.
+//!
+//! For each variant it plays seeded random legal games through [`Game`]
+//! (so every ending is adjudicated by the rules) and keeps, for each way a
+//! game can end, the first game found that ends that way. A game that
+//! reaches the ply cap without ending is closed by resignation or an
+//! agreed draw, which are recorded actions. Run with
+//! `cargo run --release --example sample_games`; the records are then
+//! replayed by `seams record verify` in `tests/cli.rs`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use seams::rules::{EndReason, Game, GameAction, Rules};
+use seams::variant::{Record, RecordStart};
+
+/// A small deterministic generator (xorshift64*), so records are stable.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+/// Plays one seeded game; `shuffle` makes repetitions likely by preferring
+/// king moves back and forth when `true`.
+fn play<R: Rules>(rules: &R, seed: u64, cap: usize) -> (Vec<String>, Option<EndReason>) {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut game = Game::new(rules, rules.start());
+    let mut texts = Vec::new();
+    while game.result().is_none() && texts.len() < cap {
+        let mut legal = rules.legal_actions(game.position());
+        legal.sort();
+        let a = legal[(rng.next() % legal.len() as u64) as usize].clone();
+        texts.push(rules.format_action(game.position(), &a));
+        game.play(a);
+    }
+    let reason = game.result().map(|r| r.reason);
+    if reason.is_none() {
+        // Close an unfinished game with a recorded decision.
+        let last = if seed % 2 == 0 { "resign" } else { "draw" };
+        game.play_text(last)
+            .expect("a game in progress accepts a decision");
+        texts.push(last.to_string());
+        let closed = game.result().map(|r| r.reason);
+        debug_assert!(matches!(
+            game.actions().last(),
+            Some(GameAction::Resign | GameAction::AgreeDraw)
+        ));
+        return (texts, closed);
+    }
+    (texts, reason)
+}
+
+fn reason_name(r: EndReason) -> String {
+    serde_json::to_value(r)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+/// Searches seeds for games ending in each wanted reason and writes them.
+fn sample<R: Rules>(rules: &R, wanted: &[EndReason], cap: usize, seeds: u64, out: &Path) {
+    let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for seed in 0..seeds {
+        if found.len() == wanted.len() {
+            break;
+        }
+        let (moves, reason) = play(rules, seed, cap);
+        let Some(reason) = reason else { continue };
+        let name = reason_name(reason);
+        if wanted.contains(&reason) && !found.contains_key(&name) {
+            found.insert(name, moves);
+        }
+    }
+    let v: &dyn seams::variant::Variant = rules;
+    for (reason, actions) in found {
+        let played = v
+            .play(&seams::variant::At {
+                position: None,
+                moves: &actions,
+            })
+            .expect("the generator plays legal actions");
+        let record = Record {
+            variant: rules.variant().to_string(),
+            rules: rules.rules_version().to_string(),
+            start: RecordStart::Initial,
+            actions,
+            result: played.result,
+            final_position: Some(played.position),
+        };
+        let path = out.join(format!("{}-{reason}.json", rules.variant()));
+        let text = serde_json::to_string_pretty(&record).expect("records serialize") + "\n";
+        std::fs::write(&path, text).expect("write the record");
+        println!("{}", path.display());
+    }
+}
+
+fn main() {
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/records");
+    std::fs::create_dir_all(&out).expect("create conformance/records");
+    use EndReason::*;
+    for v in seams::shogi::builtin_variants() {
+        if v.variant() != "shogi-flat" {
+            sample(
+                &v,
+                &[Checkmate, NoLegalAction, Repetition, Resignation, Agreement],
+                600,
+                400,
+                &out,
+            );
+        }
+    }
+    for v in seams::chess::builtin_variants() {
+        if v.variant() != "chess-flat" {
+            sample(
+                &v,
+                &[
+                    Checkmate,
+                    Stalemate,
+                    BareKings,
+                    Repetition,
+                    MoveRule,
+                    Resignation,
+                    Agreement,
+                ],
+                1200,
+                300,
+                &out,
+            );
+        }
+    }
+    for v in seams::kyoto::builtin_variants() {
+        sample(
+            &v,
+            &[
+                Checkmate,
+                NoLegalAction,
+                Repetition,
+                PerpetualCheck,
+                Resignation,
+            ],
+            400,
+            400,
+            &out,
+        );
+    }
+}
