@@ -148,6 +148,24 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Measure perft speed: nodes, seconds and nodes per second for every
+    /// variant (or one), from its start position.
+    ///
+    /// Speed is measured here, never in tests. Build with --release.
+    ///
+    /// Example: cargo run --release -- bench --variant chess-flat --depth 5
+    Bench {
+        /// Only this variant.
+        #[arg(long)]
+        variant: Option<String>,
+        /// The depth (default: 5 for chess-flat and kyoto, 3 for the
+        /// tetrahedral variants, 4 otherwise).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Work with JSON game records.
     Record {
         #[command(subcommand)]
@@ -678,6 +696,48 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         serde_json::to_value(r.reason)?.as_str().unwrap_or_default()
                     ),
                 }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench {
+            variant: only,
+            depth,
+            json,
+        } => {
+            let chosen: Vec<&dyn variant::Variant> = match &only {
+                Some(name) => vec![variant::find(name)?],
+                None => variant::registry().iter().map(|v| v.as_ref()).collect(),
+            };
+            let mut rows = Vec::new();
+            for v in chosen {
+                let d = depth.unwrap_or(match v.name() {
+                    "chess-flat" | "kyoto" | "kyoto-repetition-loss" => 5,
+                    n if n.starts_with("tetra-") => 3,
+                    _ => 4,
+                });
+                let at = At::default();
+                let started = std::time::Instant::now();
+                let nodes = v.perft(&at, d)?;
+                let seconds = started.elapsed().as_secs_f64();
+                let rate = if seconds > 0.0 {
+                    nodes as f64 / seconds
+                } else {
+                    0.0
+                };
+                if !json {
+                    println!(
+                        "{:<22} depth {d}  {nodes:>12} nodes  {seconds:>8.3} s  {:>8.2} Mnodes/s",
+                        v.name(),
+                        rate / 1e6
+                    );
+                }
+                rows.push(serde_json::json!({
+                    "variant": v.name(), "depth": d, "nodes": nodes,
+                    "seconds": seconds, "nodes_per_second": rate,
+                }));
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -1179,3 +1179,14 @@ fn unreadable_records_are_input_errors() {
     );
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn bench_reports_nodes_for_a_variant() {
+    let r = seams(&["bench", "--variant", "kyoto", "--depth", "2", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert_eq!(v[0]["variant"], "kyoto");
+    assert_eq!(v[0]["nodes"], 137);
+    assert!(v[0]["seconds"].is_number());
+    check_input_error(&["bench", "--variant", "go"], "unknown variant 'go'");
+}
