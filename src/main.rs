@@ -110,6 +110,15 @@ enum Command {
         variant: String,
         #[command(flatten)]
         at: PositionArgs,
+        /// Analysis mode (families that have one): list the actions of this
+        /// army, `first` or `second`, whoever is to move. The result is an
+        /// experiment, not the legal moves of a scored game.
+        #[arg(long, value_name = "ARMY")]
+        analysis: Option<String>,
+        /// With --analysis: do not filter out actions that leave the army's
+        /// own king attacked. Every other rule still applies.
+        #[arg(long, requires = "analysis")]
+        no_king_safety: bool,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -615,13 +624,42 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Moves { variant, at, json } => {
+        Command::Moves {
+            variant,
+            at,
+            analysis,
+            no_king_safety,
+            json,
+        } => {
             let v = variant::find(&variant)?;
             let position = at.position_text()?;
-            let actions = v.legal_actions(&At {
+            let place = At {
                 position: position.as_deref(),
                 moves: &at.moves,
-            })?;
+            };
+            let actions = match &analysis {
+                None => v.legal_actions(&place)?,
+                Some(army) => {
+                    let mover = match army.as_str() {
+                        "first" => seams::rules::Player::First,
+                        "second" => seams::rules::Player::Second,
+                        other => bail!("unknown army '{other}' (use first or second)"),
+                    };
+                    let Some(found) = v.analysis_actions(&place, mover, !no_king_safety)? else {
+                        bail!("{variant} has no analysis mode");
+                    };
+                    // Said on stderr so that stdout stays one action a line.
+                    eprintln!(
+                        "analysis mode ({army} army{}): experiments, not legal moves of a scored game",
+                        if no_king_safety {
+                            ", king safety off"
+                        } else {
+                            ""
+                        }
+                    );
+                    found
+                }
+            };
             if json {
                 println!("{}", serde_json::to_string_pretty(&actions)?);
             } else {

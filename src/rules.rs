@@ -135,6 +135,22 @@ pub trait Rules: Send + Sync {
         &[]
     }
 
+    /// Analysis mode, where the family has one: the actions `mover` (either
+    /// army, whoever is to move) could take, with king-safety filtering on
+    /// or off; every other movement, capture, promotion and drop
+    /// restriction stays. These are experiments, not legal moves of a
+    /// scored game. Returns the position as the mover sees it (for
+    /// notation) with the actions; `None` when the family has no analysis
+    /// mode.
+    fn analysis_actions(
+        &self,
+        _pos: &Self::Position,
+        _mover: Player,
+        _king_safety: bool,
+    ) -> Option<(Self::Position, Vec<Self::Action>)> {
+        None
+    }
+
     /// Number of leaf nodes of the legal-action tree at `depth`. Game-end
     /// rules are ignored, as is conventional. Families may override this
     /// with a faster make/unmake version.

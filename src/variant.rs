@@ -132,6 +132,15 @@ pub trait Variant: Send + Sync {
     /// (position text, repetition key).
     fn reached(&self, at: &At) -> Result<(String, String), VariantError>;
     fn verify_record(&self, record: &Record) -> RecordVerdict;
+    /// Analysis mode: the actions `mover` could take (either army), with
+    /// king safety on or off, sorted; `None` when the family has none.
+    /// Notation is that of a position with `mover` to move.
+    fn analysis_actions(
+        &self,
+        at: &At,
+        mover: Player,
+        king_safety: bool,
+    ) -> Result<Option<Vec<String>>, VariantError>;
 }
 
 /// Plays `at` without game-end rules: parse each move in turn.
@@ -154,6 +163,25 @@ fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
 }
 
 impl<R: Rules> Variant for R {
+    fn analysis_actions(
+        &self,
+        at: &At,
+        mover: Player,
+        king_safety: bool,
+    ) -> Result<Option<Vec<String>>, VariantError> {
+        let pos = reach(self, at)?;
+        let Some((seen, actions)) = Rules::analysis_actions(self, &pos, mover, king_safety) else {
+            return Ok(None);
+        };
+        let mut out: Vec<String> = actions
+            .iter()
+            .map(|a| self.format_action(&seen, a))
+            .collect();
+        out.sort();
+        out.dedup();
+        Ok(Some(out))
+    }
+
     fn name(&self) -> &str {
         self.variant()
     }

@@ -1190,3 +1190,49 @@ fn bench_reports_nodes_for_a_variant() {
     assert!(v[0]["seconds"].is_number());
     check_input_error(&["bench", "--variant", "go"], "unknown variant 'go'");
 }
+
+#[test]
+fn analysis_mode_moves_either_army_and_is_labelled() {
+    // A pinned gold: b2 is attacked only through c3 by the bishop on e5;
+    // scored play refuses moving it, analysis without king safety allows it.
+    let pos = "9/9/9/9/4b4/9/2G6/1K7/9 A - 1";
+    let legal = seams(&["moves", "shogi-flat", "--position", pos]);
+    assert_eq!(legal.code, 0, "{}", legal.stderr);
+    assert!(!legal.stdout.contains("c3-c4"), "{}", legal.stdout);
+    let free = seams(&[
+        "moves",
+        "shogi-flat",
+        "--position",
+        pos,
+        "--analysis",
+        "first",
+        "--no-king-safety",
+    ]);
+    assert_eq!(free.code, 0, "{}", free.stderr);
+    assert!(free.stdout.contains("c3-c4"), "{}", free.stdout);
+    assert!(
+        free.stderr
+            .contains("experiments, not legal moves of a scored game"),
+        "{}",
+        free.stderr
+    );
+    // The second army can be moved although the first is to move.
+    let other = seams(&[
+        "moves",
+        "shogi-flat",
+        "--position",
+        pos,
+        "--analysis",
+        "second",
+    ]);
+    assert_eq!(other.code, 0, "{}", other.stderr);
+    assert!(other.stdout.contains("e5-"), "{}", other.stdout);
+    check_input_error(
+        &["moves", "shogi-flat", "--analysis", "both"],
+        "unknown army 'both' (use first or second)",
+    );
+    check_input_error(
+        &["moves", "chess-flat", "--analysis", "first"],
+        "chess-flat has no analysis mode",
+    );
+}

@@ -429,6 +429,17 @@ impl Rules for ShogiRules {
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         self.count_leaves(pos, depth)
     }
+    fn analysis_actions(
+        &self,
+        pos: &Position,
+        mover: Player,
+        king_safety: bool,
+    ) -> Option<(Position, Vec<Action>)> {
+        let mut as_mover = pos.clone();
+        as_mover.to_move = mover;
+        Some((as_mover, self.analysis(pos, mover, king_safety)))
+    }
+
     fn capabilities(&self) -> &'static [&'static str] {
         &["drops", "promotion"]
     }

@@ -238,6 +238,30 @@ impl ShogiRules {
         ) || !self.is_pawn_drop_mate(pos, a)
     }
 
+    /// Analysis mode (informative section of `spec/shogi/rules.md`): the actions `mover` could take whoever is
+    /// to move, with or without the king-safety filter. Every other rule
+    /// stays, including pawn-drop mate.
+    pub fn analysis(&self, pos: &Position, mover: Player, king_safety: bool) -> Vec<Action> {
+        let mut as_mover = pos.clone();
+        as_mover.to_move = mover;
+        let mut actions = self.pseudo(&as_mover);
+        let mut scratch = as_mover.board.clone();
+        actions.retain(|a| {
+            if king_safety {
+                self.is_legal_with(&mut scratch, &as_mover, a)
+            } else {
+                !matches!(
+                    a,
+                    Action::Drop {
+                        kind: Kind::Pawn,
+                        ..
+                    }
+                ) || !self.is_pawn_drop_mate(&as_mover, a)
+            }
+        });
+        actions
+    }
+
     /// Every legal action, sorted.
     pub fn legal(&self, pos: &Position) -> Vec<Action> {
         let mut actions = self.pseudo(pos);
