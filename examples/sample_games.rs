@@ -63,6 +63,49 @@ fn reason_name(r: EndReason) -> String {
         .unwrap_or_default()
 }
 
+/// A game that shuffles one piece of each side out and back until the
+/// repetition rule ends it: the first reversible four-ply cycle found from
+/// the start (each move's reverse, `b-a` for `a-b`, must be legal).
+fn repetition_game<R: Rules>(rules: &R) -> Option<Vec<String>> {
+    let start = rules.start();
+    let reverse = |text: &str| {
+        let (a, b) = text.split_once('-')?;
+        let b = b.trim_end_matches(['=', '+', '^', 'v']);
+        Some(format!("{b}-{a}"))
+    };
+    for m in rules.legal_actions(&start) {
+        let m_text = rules.format_action(&start, &m);
+        let p1 = rules.apply(&start, &m);
+        for o in rules.legal_actions(&p1) {
+            let o_text = rules.format_action(&p1, &o);
+            let p2 = rules.apply(&p1, &o);
+            let Some(back) = reverse(&m_text).and_then(|t| rules.parse_action(&p2, &t).ok()) else {
+                continue;
+            };
+            let back_text = rules.format_action(&p2, &back);
+            let p3 = rules.apply(&p2, &back);
+            let Some(o_back) = reverse(&o_text).and_then(|t| rules.parse_action(&p3, &t).ok())
+            else {
+                continue;
+            };
+            let o_back_text = rules.format_action(&p3, &o_back);
+            if rules.key(&rules.apply(&p3, &o_back)) != rules.key(&start) {
+                continue;
+            }
+            let cycle = [m_text.clone(), o_text, back_text, o_back_text];
+            let mut game = Game::new(rules, start.clone());
+            let mut texts = Vec::new();
+            while game.result().is_none() && texts.len() < 64 {
+                let t = &cycle[texts.len() % 4];
+                game.play_text(t).ok()?;
+                texts.push(t.clone());
+            }
+            return game.result().is_some().then_some(texts);
+        }
+    }
+    None
+}
+
 /// Searches seeds for games ending in each wanted reason and writes them.
 fn sample<R: Rules>(rules: &R, wanted: &[EndReason], cap: usize, seeds: u64, out: &Path) {
     let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -75,6 +118,12 @@ fn sample<R: Rules>(rules: &R, wanted: &[EndReason], cap: usize, seeds: u64, out
         let name = reason_name(reason);
         if wanted.contains(&reason) && !found.contains_key(&name) {
             found.insert(name, moves);
+        }
+    }
+    // Random play rarely repeats a position often enough; shuffle instead.
+    if wanted.contains(&EndReason::Repetition) && !found.contains_key("repetition") {
+        if let Some(moves) = repetition_game(rules) {
+            found.insert("repetition".into(), moves);
         }
     }
     let v: &dyn seams::variant::Variant = rules;
