@@ -306,204 +306,34 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------
-// The chess corpus, checked directly against this family's rules.
+// The chess corpus, through the shared checker.
 
-use seams::conformance::case::{ActionExpect, Check, KeyRelation, Place};
-use seams::conformance::{CaseFile, Provenance};
-
-fn reach(v: &ChessRules, at: &Place) -> Result<Position, String> {
-    let mut pos = match &at.position {
-        None => v.start(),
-        Some(t) => v.parse_position(t).map_err(|e| e.to_string())?,
-    };
-    for m in &at.moves {
-        let a = v
-            .parse_action(&pos, m)
-            .map_err(|e| format!("move '{m}': {e}"))?;
-        pos = v.apply(&pos, &a);
-    }
-    Ok(pos)
-}
-
-fn check_case(check: &Check) -> Result<(), String> {
-    match check {
-        Check::LegalActions {
-            variant: name,
-            at,
-            expect,
-        } => {
-            let v = variant(name);
-            let pos = reach(&v, at)?;
-            let mut got: Vec<String> = v
-                .legal_actions(&pos)
-                .iter()
-                .map(|a| v.format_action(&pos, a))
-                .collect();
-            let mut want = expect.clone();
-            got.sort();
-            want.sort();
-            (got == want)
-                .then_some(())
-                .ok_or(format!("legal actions: got {got:?}"))
-        }
-        Check::Action {
-            variant: name,
-            at,
-            action,
-            expect,
-        } => {
-            let v = variant(name);
-            let pos = reach(&v, at)?;
-            let got = match v.parse_action(&pos, action) {
-                Ok(_) => ActionExpect {
-                    legal: true,
-                    reason: None,
-                },
-                Err(e) => ActionExpect {
-                    legal: false,
-                    reason: Some(e.code),
-                },
-            };
-            (&got == expect)
-                .then_some(())
-                .ok_or(format!("action {action}: got {got:?}"))
-        }
-        Check::Perft {
-            variant: name,
-            at,
-            depth,
-            expect,
-            divide,
-        } => {
-            let v = variant(name);
-            let pos = reach(&v, at)?;
-            let n = v.perft(&pos, *depth);
-            if n != *expect {
-                return Err(format!("perft({depth}) = {n}"));
-            }
-            if let Some(d) = divide {
-                for a in v.legal_actions(&pos) {
-                    let t = v.format_action(&pos, &a);
-                    let below = v.perft(&v.apply(&pos, &a), depth - 1);
-                    if d.get(&t) != Some(&below) {
-                        return Err(format!("divide {t}: {below}"));
-                    }
-                }
-            }
-            Ok(())
-        }
-        Check::Play {
-            variant: name,
-            at,
-            expect,
-        } => {
-            let v = variant(name);
-            let start = match &at.position {
-                None => v.start(),
-                Some(t) => v.parse_position(t).map_err(|e| e.to_string())?,
-            };
-            let mut g = Game::new(&v, start);
-            for m in &at.moves {
-                g.play_text(m).map_err(|e| format!("move '{m}': {e}"))?;
-            }
-            let pos = g.position();
-            if let Some(want) = &expect.position {
-                let want = v
-                    .parse_position(want)
-                    .map_err(|e| format!("expected position: {e}"))?;
-                if &want != pos {
-                    return Err(format!("position: got {}", v.format_position(pos)));
-                }
-            }
-            if let Some(c) = expect.in_check
-                && c != v.in_check(pos)
-            {
-                return Err(format!("in_check: got {}", v.in_check(pos)));
-            }
-            (g.result() == expect.result)
-                .then_some(())
-                .ok_or(format!("result: got {:?}", g.result()))
-        }
-        Check::Keys {
-            variant: name,
-            a,
-            b,
-            expect,
-        } => {
-            let v = variant(name);
-            let equal = v.key(&reach(&v, a)?) == v.key(&reach(&v, b)?);
-            let want = *expect == KeyRelation::Equal;
-            (equal == want)
-                .then_some(())
-                .ok_or(format!("keys equal: {equal}"))
-        }
-        Check::Record {
-            variant: name,
-            record,
-            expect,
-        } => {
-            use seams::conformance::case::RecordExpect;
-            use seams::variant::{RecordVerdict, Variant};
-            let v = variant(name);
-            let got = match v.verify_record(record) {
-                RecordVerdict::Accepted { result, .. } => RecordExpect::Accepted { result },
-                RecordVerdict::Rejected {
-                    ply,
-                    reason,
-                    illegal,
-                    ..
-                } => RecordExpect::Rejected {
-                    ply,
-                    reason,
-                    illegal,
-                },
-            };
-            (&got == expect)
-                .then_some(())
-                .ok_or(format!("record: got {got:?}"))
-        }
-        other => Err(format!("not a chess question: {}", other.kind())),
-    }
-}
-
+/// The `conformance/cases/chess` cases through the shared checker (the
+/// same one `tests/corpus.rs` and `seams conform` use).
 #[test]
 fn chess_corpus_cases_hold() {
+    use seams::conformance::{Corpus, Outcome, run};
     let dir = std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/conformance/cases/chess"
     ));
-    let mut failures = vec![];
-    let mut count = 0;
-    let mut kinds = std::collections::BTreeMap::new();
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    for p in paths {
-        if p.extension().is_none_or(|e| e != "json") {
-            continue;
-        }
-        let file: CaseFile = serde_json::from_str(&std::fs::read_to_string(&p).unwrap())
-            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-        for case in file.cases {
-            count += 1;
-            *kinds.entry(case.provenance.kind()).or_insert(0) += 1;
-            if let Provenance::Reference { .. } = case.provenance {
-                assert!(!case.clauses.is_empty());
-            }
-            if let Err(e) = case.validate().and_then(|_| check_case(&case.check)) {
-                failures.push(format!("{}: {e}", case.id));
-            }
-        }
-    }
+    let corpus = Corpus::from_dir(dir).expect("the chess corpus loads");
     assert!(
-        failures.is_empty(),
-        "{} of {count} failed:\n{}",
-        failures.len(),
-        failures.join("\n")
+        corpus.cases.len() >= 100,
+        "only {} cases",
+        corpus.cases.len()
     );
-    assert!(count >= 40, "only {count} cases ({kinds:?})");
+    let failures: Vec<String> = corpus
+        .cases
+        .iter()
+        .filter_map(
+            |(file, case)| match run(case, seams::spec::Library::builtin()) {
+                Outcome::Pass => None,
+                other => Some(format!("{file} {}: {other:?}", case.id)),
+            },
+        )
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 // ---------------------------------------------------------------------------

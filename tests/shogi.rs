@@ -123,178 +123,34 @@ fn start_positions_print() {
 }
 
 // ---------------------------------------------------------------------------
-// Corpus cases in conformance/cases/shogi, checked with the Rules impl
-// directly (the shared checker will route them later).
+// Corpus cases in conformance/cases/shogi.
 
-mod corpus {
-    use seams::rules::{Game, Rules};
-    use seams::shogi::{Position, ShogiRules, builtin_variant};
-    use serde_json::Value;
-
-    fn position_of(r: &ShogiRules, v: &Value) -> Result<Position, String> {
-        match v.get("position").and_then(Value::as_str) {
-            Some(t) => r.parse_position(t).map_err(|e| e.to_string()),
-            None => Ok(r.start()),
-        }
-    }
-
-    /// Builds the game named by a check (position, then moves).
-    fn game<'r>(r: &'r ShogiRules, v: &Value) -> Result<Game<'r, ShogiRules>, String> {
-        let mut g = Game::new(r, position_of(r, v)?);
-        if let Some(moves) = v.get("moves").and_then(Value::as_array) {
-            for m in moves {
-                let t = m.as_str().ok_or("a move is a string")?;
-                g.play_text(t).map_err(|e| format!("move {t}: {e}"))?;
-            }
-        }
-        Ok(g)
-    }
-
-    fn check_case(case: &Value) -> Result<(), String> {
-        let check = &case["check"];
-        let name = check["variant"].as_str().ok_or("no variant")?;
-        let r = builtin_variant(name).ok_or_else(|| format!("unknown variant {name}"))?;
-        let expect = &check["expect"];
-        match check["kind"].as_str().ok_or("no kind")? {
-            "legal-actions" => {
-                let g = game(&r, check)?;
-                let actual = r.legal_texts(g.position());
-                let mut want: Vec<String> =
-                    serde_json::from_value(expect.clone()).map_err(|e| e.to_string())?;
-                want.sort();
-                if actual != want {
-                    return Err(format!(
-                        "legal actions\nexpected {want:?}\nactual   {actual:?}"
-                    ));
-                }
-            }
-            "action" => {
-                let g = game(&r, check)?;
-                let text = check["action"].as_str().ok_or("no action")?;
-                let actual = if g.result().is_some() {
-                    serde_json::json!({"legal": false, "reason": "game-over"})
-                } else {
-                    match r.parse_action(g.position(), text) {
-                        Ok(_) => serde_json::json!({"legal": true}),
-                        Err(e) => serde_json::json!({"legal": false, "reason": e.code}),
-                    }
-                };
-                if &actual != expect {
-                    return Err(format!("action {text}: expected {expect}, actual {actual}"));
-                }
-            }
-            "perft" => {
-                let g = game(&r, check)?;
-                let depth = check["depth"].as_u64().ok_or("no depth")? as u32;
-                let n = r.perft(g.position(), depth);
-                if Some(n) != expect.as_u64() {
-                    return Err(format!("perft {depth}: expected {expect}, actual {n}"));
-                }
-                if let Some(divide) = check.get("divide").and_then(Value::as_object) {
-                    for (t, want) in divide {
-                        let a = r.parse_action(g.position(), t).map_err(|e| e.to_string())?;
-                        let got = r.perft(&r.apply(g.position(), &a), depth - 1);
-                        if Some(got) != want.as_u64() {
-                            return Err(format!("divide {t}: expected {want}, actual {got}"));
-                        }
-                    }
-                }
-            }
-            "play" => {
-                let g = game(&r, check)?;
-                if let Some(p) = expect.get("position").and_then(Value::as_str) {
-                    let actual = r.format_position(g.position());
-                    if actual != p {
-                        return Err(format!("position\nexpected {p}\nactual   {actual}"));
-                    }
-                }
-                if let Some(c) = expect.get("in_check").and_then(Value::as_bool) {
-                    if r.in_check(g.position()) != c {
-                        return Err(format!("in_check: expected {c}"));
-                    }
-                }
-                // A missing result means the game goes on.
-                let want = expect.get("result").cloned().unwrap_or(Value::Null);
-                let actual = serde_json::to_value(g.result()).map_err(|e| e.to_string())?;
-                if actual != want {
-                    return Err(format!("result: expected {want}, actual {actual}"));
-                }
-            }
-            "keys" => {
-                let a = game(&r, &check["a"])?;
-                let b = game(&r, &check["b"])?;
-                let equal = r.key(a.position()) == r.key(b.position());
-                let actual = if equal { "equal" } else { "different" };
-                if expect.as_str() != Some(actual) {
-                    return Err(format!("keys: expected {expect}, actual {actual}"));
-                }
-            }
-            "record" => {
-                let rec = &check["record"];
-                let verdict = if rec["rules"].as_str() != Some(r.rules_version()) {
-                    serde_json::json!({"verdict": "rejected", "ply": 0, "reason": "wrong-rules-version"})
-                } else {
-                    let start = match rec["start"]["kind"].as_str() {
-                        Some("initial") => Ok(r.start()),
-                        _ => r
-                            .parse_position(rec["start"]["position"].as_str().unwrap_or_default())
-                            .map_err(|e| e.to_string()),
-                    };
-                    match start {
-                        Err(_) => {
-                            serde_json::json!({"verdict": "rejected", "ply": 0, "reason": "bad-start"})
-                        }
-                        Ok(p) => {
-                            let mut g = Game::new(&r, p);
-                            for a in rec["actions"].as_array().into_iter().flatten() {
-                                let t = a.as_str().unwrap_or_default();
-                                g.play_text(t)
-                                    .map_err(|e| format!("record action {t}: {e}"))?;
-                            }
-                            serde_json::json!({"verdict": "accepted", "result": g.result()})
-                        }
-                    }
-                };
-                if &verdict != expect {
-                    return Err(format!("record: expected {expect}, actual {verdict}"));
-                }
-            }
-            other => return Err(format!("unknown check kind {other}")),
-        }
-        Ok(())
-    }
-
-    #[test]
-    fn shogi_corpus_cases_hold() {
-        let dir = std::path::Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/conformance/cases/shogi"
-        ));
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .expect("the shogi corpus folder exists")
-            .map(|e| e.expect("readable entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        files.sort();
-        let mut failures = vec![];
-        let mut count = 0;
-        for f in files {
-            let text = std::fs::read_to_string(&f).expect("readable case file");
-            let v: Value =
-                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-            for case in v["cases"].as_array().expect("a cases array") {
-                count += 1;
-                for key in ["id", "title", "clauses", "provenance", "check"] {
-                    assert!(case.get(key).is_some(), "{}: case lacks {key}", f.display());
-                }
-                if let Err(e) = check_case(case) {
-                    failures.push(format!("{} {}: {e}", f.display(), case["id"]));
-                }
-            }
-        }
-        assert!(count > 0, "no cases found");
-        assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    }
+/// The `conformance/cases/shogi` cases through the shared checker (the
+/// same one `tests/corpus.rs` and `seams conform` use).
+#[test]
+fn shogi_corpus_cases_hold() {
+    use seams::conformance::{Corpus, Outcome, run};
+    let dir = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/conformance/cases/shogi"
+    ));
+    let corpus = Corpus::from_dir(dir).expect("the shogi corpus loads");
+    assert!(
+        corpus.cases.len() >= 100,
+        "only {} cases",
+        corpus.cases.len()
+    );
+    let failures: Vec<String> = corpus
+        .cases
+        .iter()
+        .filter_map(
+            |(file, case)| match run(case, seams::spec::Library::builtin()) {
+                Outcome::Pass => None,
+                other => Some(format!("{file} {}: {other:?}", case.id)),
+            },
+        )
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 // ---------------------------------------------------------------------------
