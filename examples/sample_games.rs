@@ -63,6 +63,25 @@ fn reason_name(r: EndReason) -> String {
         .unwrap_or_default()
 }
 
+/// `plies` seeded random legal actions from the start, or `None` if the
+/// game ends by the rules before that.
+fn opening<R: Rules>(rules: &R, seed: u64, plies: usize) -> Option<Vec<String>> {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut game = Game::new(rules, rules.start());
+    let mut texts = Vec::new();
+    while texts.len() < plies {
+        if game.result().is_some() {
+            return None;
+        }
+        let mut legal = rules.legal_actions(game.position());
+        legal.sort();
+        let a = legal[(rng.next() % legal.len() as u64) as usize].clone();
+        texts.push(rules.format_action(game.position(), &a));
+        game.play(a);
+    }
+    game.result().is_none().then_some(texts)
+}
+
 /// A game that shuffles one piece of each side out and back until the
 /// repetition rule ends it: the first reversible four-ply cycle found from
 /// the start (each move's reverse, `b-a` for `a-b`, must be legal).
@@ -118,6 +137,20 @@ fn sample<R: Rules>(rules: &R, wanted: &[EndReason], cap: usize, seeds: u64, out
         let name = reason_name(reason);
         if wanted.contains(&reason) && !found.contains_key(&name) {
             found.insert(name, moves);
+        }
+    }
+    // Recorded decisions, where no random game was long enough to be
+    // closed by one: a short random opening, then the decision.
+    for (reason, decision) in [
+        (EndReason::Resignation, "resign"),
+        (EndReason::Agreement, "draw"),
+    ] {
+        let name = reason_name(reason);
+        if wanted.contains(&reason) && !found.contains_key(&name) {
+            if let Some(mut moves) = opening(rules, 7, 20) {
+                moves.push(decision.to_string());
+                found.insert(name, moves);
+            }
         }
     }
     // Random play rarely repeats a position often enough; shuffle instead.
