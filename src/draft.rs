@@ -22,6 +22,9 @@ use crate::conformance::{Case, Corpus, CorpusError, Provenance};
 use crate::spec::{Library, SpecError};
 use crate::variant::Variant;
 
+/// Data files as (label, text) pairs.
+type Files = Vec<(String, String)>;
+
 /// The family folders of a spec, in the order variants are built.
 pub const FAMILIES: [&str; 4] = ["shogi", "chess", "tetra", "kyoto"];
 
@@ -106,7 +109,7 @@ impl Draft {
     fn build(
         dir: &Path,
         lib: Library,
-        mut files_by_family: BTreeMap<&'static str, (bool, Vec<(String, String)>)>,
+        mut files_by_family: BTreeMap<&'static str, (bool, Files)>,
     ) -> Result<Draft, DraftError> {
         let mut variants: Vec<Box<dyn Variant>> = Vec::new();
         let mut families = BTreeMap::new();
