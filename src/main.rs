@@ -1683,7 +1683,15 @@ fn spec_check(
             );
         }
         print_changes(&report.corpus);
-        if let Some(a) = &accepted {
+        if let Some(a) = accepted
+            .as_ref()
+            .filter(|a| a.narrowed.is_empty() && a.rewritten.is_empty() && a.removed.is_empty())
+        {
+            println!(
+                "nothing to accept as rules {}: no case changes; nothing written",
+                a.version
+            );
+        } else if let Some(a) = &accepted {
             println!("accepted as rules {}:", a.version);
             for f in &a.data_files {
                 println!("  rules-version {} in {f}", a.version);

@@ -216,6 +216,18 @@ fn klein_height_14_draft_is_reported_gated_and_accepted() {
     let r = seams(&["--spec", p(&d), "spec", "gate", "--corpus", p(&cases)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("gate: pass"), "{}", r.stdout);
+    let r = seams(&[
+        "spec",
+        "check",
+        p(&d),
+        "--accept",
+        "--version",
+        "0.4",
+        "--corpus",
+        p(&cases),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("nothing to accept"), "{}", r.stdout);
 
     // What was written: versions, narrowed and new cases, the changelog.
     let data = std::fs::read_to_string(d.join("shogi/shogi-klein.toml")).unwrap();
