@@ -11,6 +11,7 @@
 
 pub mod chess;
 pub mod conformance;
+pub mod draft;
 pub mod geometry;
 pub mod kyoto;
 pub mod movement;

@@ -414,6 +414,61 @@ enum SpecCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Check a rules draft (an edited copy of spec/) without writing
+    /// anything: load errors, each board's derived geometry, whether each
+    /// initial position is exchange-symmetric under Φ, and every corpus
+    /// case whose expected answer the draft would change (old → new, with
+    /// its clauses). Exit status 0 when no case changes, 1 when some case
+    /// changes, 2 when the draft cannot be loaded.
+    ///
+    /// With --accept --version X.Y --corpus DIR the draft becomes rules
+    /// version X.Y: the data files of every family with a changed case get
+    /// rules-version X.Y (written into the draft folder), changed cases are
+    /// narrowed to "<X.Y" and copied with the draft's answers as new
+    /// `reference` cases marked NEEDS REVIEW, changed board-geometry cases
+    /// are rewritten in place, ids are rehashed and each family's rules.md
+    /// gets a changelog entry. Nothing is written unless everything can
+    /// be; each file is replaced atomically.
+    ///
+    /// Example: cp -r spec draft && $EDITOR draft/boards/klein-9x18.toml &&
+    /// seams spec check draft
+    ///
+    /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases
+    Check {
+        /// The draft spec folder (boards/ plus family folders; a missing
+        /// family folder means the built-in one).
+        dir: PathBuf,
+        /// Read cases from this folder instead of the built-in corpus (and,
+        /// with --accept, rewrite them there).
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Turn the draft into a new rules version (needs --version and
+        /// --corpus).
+        #[arg(long, requires = "version")]
+        accept: bool,
+        /// The new rules version for --accept, such as 0.3.
+        #[arg(long, value_name = "X.Y")]
+        version: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The CI gate: every case of every released rules version must be
+    /// reproduced by the current code and spec (cases whose `rules` range
+    /// excludes a variant's current version do not apply). Exit status 1
+    /// when some case changes.
+    ///
+    /// Example: seams spec gate
+    ///
+    /// Example: seams --spec draft spec gate --corpus draft-cases
+    Gate {
+        /// Read cases from this folder instead of the built-in corpus.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -872,6 +927,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::from(1)
             })
         }
+        Command::Spec {
+            command:
+                SpecCommand::Check {
+                    dir,
+                    corpus,
+                    accept,
+                    version,
+                    json,
+                },
+        } => spec_check(&dir, corpus.as_deref(), accept, version.as_deref(), json),
+        Command::Spec {
+            command: SpecCommand::Gate { corpus, json },
+        } => spec_gate(cli.spec.as_deref(), corpus.as_deref(), json),
         Command::Conform {
             engine,
             variant,
@@ -1518,4 +1586,166 @@ fn geometry_text(r: &serde_json::Value) -> String {
     let files: Vec<String> = summary.iter().map(|(k, v)| format!("{v} {k}")).collect();
     row(&mut s, "files (north orbits)", files.join(", "));
     s
+}
+
+fn load_corpus(dir: Option<&std::path::Path>) -> Result<Corpus> {
+    Ok(match dir {
+        None => Corpus::builtin()?,
+        Some(d) => Corpus::from_dir(d)
+            .with_context(|| format!("loading the corpus folder {}", d.display()))?,
+    })
+}
+
+fn print_changes(run: &seams::draft::CorpusRun) {
+    println!(
+        "corpus: {} cases checked, {} not applicable (rules range), {} unsupported, {} changed",
+        run.checked,
+        run.not_applicable,
+        run.unsupported,
+        run.changes.len()
+    );
+    for c in &run.changes {
+        println!("  {}  [{}]", c.id, c.clauses.join(", "));
+        let one = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        println!("    {} → {}", one(&c.old), one(&c.new));
+        if !c.detail.is_empty() {
+            println!("    {}", one(&c.detail));
+        }
+    }
+}
+
+fn spec_check(
+    dir: &std::path::Path,
+    corpus_dir: Option<&std::path::Path>,
+    accept: bool,
+    version: Option<&str>,
+    json: bool,
+) -> Result<ExitCode> {
+    if accept && corpus_dir.is_none() {
+        bail!("--accept rewrites corpus files: give the corpus folder with --corpus DIR");
+    }
+    let corpus = load_corpus(corpus_dir)?;
+    let (draft, report) = seams::draft::check(dir, &corpus)
+        .with_context(|| format!("loading the draft spec folder {}", dir.display()))?;
+    let accepted = match (accept, version, corpus_dir) {
+        (true, Some(v), Some(cd)) => Some(
+            seams::draft::accept(&draft, &report, cd, v)
+                .with_context(|| format!("accepting {} as rules {v}", dir.display()))?,
+        ),
+        _ => None,
+    };
+    if json {
+        let mut v = serde_json::to_value(&report)?;
+        if let Some(a) = &accepted {
+            v["accepted"] = serde_json::to_value(a)?;
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!("spec check: {}", report.spec);
+        println!("boards:");
+        println!(
+            "  {:<14} {:>5} {:>5} {:>5} {:>3} {:<15} {:>5}  bishop reach (destinations: cells)",
+            "board", "F", "E", "V", "χ", "orientable", "cones"
+        );
+        for b in &report.boards {
+            let reach: Vec<String> = b
+                .bishop_reach
+                .iter()
+                .map(|(k, n)| format!("{k}: {n}"))
+                .collect();
+            println!(
+                "  {:<14} {:>5} {:>5} {:>5} {:>3} {:<15} {:>5}  {}",
+                b.board,
+                b.faces,
+                b.edges,
+                b.vertices,
+                b.euler,
+                if b.orientable {
+                    "orientable"
+                } else {
+                    "non-orientable"
+                },
+                b.cone_points,
+                reach.join(", ")
+            );
+        }
+        println!("initial positions under Φ:");
+        for v in &report.variants {
+            println!(
+                "  {:<24} {:<6} {}",
+                v.variant,
+                v.rules,
+                match v.exchange_symmetric {
+                    Some(true) => "exchange-symmetric",
+                    Some(false) => "NOT exchange-symmetric",
+                    None => "(the family cannot say)",
+                }
+            );
+        }
+        print_changes(&report.corpus);
+        if let Some(a) = accepted
+            .as_ref()
+            .filter(|a| a.narrowed.is_empty() && a.rewritten.is_empty() && a.removed.is_empty())
+        {
+            println!(
+                "nothing to accept as rules {}: no case changes; nothing written",
+                a.version
+            );
+        } else if let Some(a) = &accepted {
+            println!("accepted as rules {}:", a.version);
+            for f in &a.data_files {
+                println!("  rules-version {} in {f}", a.version);
+            }
+            for f in &a.changelogs {
+                println!("  changelog entry in {f}");
+            }
+            println!(
+                "  {} cases narrowed to <{}, {} new cases (NEEDS REVIEW), {} board cases rewritten \
+                 (NEEDS REVIEW), {} board cases removed (cells no longer on the board)",
+                a.narrowed.len(),
+                a.version,
+                a.added.len(),
+                a.rewritten.len(),
+                a.removed.len()
+            );
+            for id in &a.removed {
+                println!("  removed {id}");
+            }
+        }
+    }
+    Ok(if accepted.is_some() || report.corpus.changes.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn spec_gate(
+    spec: Option<&std::path::Path>,
+    corpus_dir: Option<&std::path::Path>,
+    json: bool,
+) -> Result<ExitCode> {
+    let corpus = load_corpus(corpus_dir)?;
+    let run = seams::draft::gate(spec, &corpus).with_context(|| match spec {
+        Some(d) => format!("loading the spec folder {}", d.display()),
+        None => "loading the built-in spec".into(),
+    })?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&run)?);
+    } else {
+        print_changes(&run);
+        println!(
+            "gate: {}",
+            if run.changes.is_empty() {
+                "pass (every case of every released rules version is reproduced)"
+            } else {
+                "FAIL: cases of a released rules version change; accept the draft as a new version"
+            }
+        );
+    }
+    Ok(if run.changes.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -126,6 +126,11 @@ pub trait Rules: Send + Sync {
     fn exchange(&self, pos: &Self::Position) -> Self::Position;
     /// Φ on an action played in `pos` (giving the action in `exchange(pos)`).
     fn exchange_action(&self, pos: &Self::Position, action: &Self::Action) -> Self::Action;
+    /// The same position with the other player to move, for families that
+    /// can say so (`seams spec check` compares it with Φ of the start).
+    fn other_to_move(&self, _pos: &Self::Position) -> Option<Self::Position> {
+        None
+    }
 
     /// Rule features this family implements beyond the basic commands, as
     /// corpus cases name them in `capabilities` (e.g. `drops`, `castling`,

@@ -132,6 +132,10 @@ pub trait Variant: Send + Sync {
     /// (position text, repetition key).
     fn reached(&self, at: &At) -> Result<(String, String), VariantError>;
     fn verify_record(&self, record: &Record) -> RecordVerdict;
+    /// Whether Φ maps the initial position to itself with the other player
+    /// to move (compared by repetition key); `None` when the family cannot
+    /// pass the move.
+    fn start_exchange_symmetric(&self) -> Option<bool>;
     /// Analysis mode: the actions `mover` could take (either army), with
     /// king safety on or off, sorted; `None` when the family has none.
     /// Notation is that of a position with `mover` to move.
@@ -184,6 +188,11 @@ impl<R: Rules> Variant for R {
 
     fn name(&self) -> &str {
         self.variant()
+    }
+    fn start_exchange_symmetric(&self) -> Option<bool> {
+        let start = self.start();
+        let passed = self.other_to_move(&start)?;
+        Some(self.key(&self.exchange(&start)) == self.key(&passed))
     }
     fn rules_version(&self) -> &str {
         Rules::rules_version(self)

@@ -291,6 +291,11 @@ impl Rules for ChessRules {
     fn exchange(&self, pos: &Position) -> Position {
         self.exchange_position(pos)
     }
+    fn other_to_move(&self, pos: &Position) -> Option<Position> {
+        let mut p = pos.clone();
+        p.to_move = p.to_move.other();
+        Some(p)
+    }
     fn exchange_action(&self, pos: &Position, action: &Action) -> Action {
         self.exchange_move(pos, action)
     }

@@ -563,6 +563,12 @@ impl Rules for KyotoRules {
         &["drops"]
     }
 
+    fn other_to_move(&self, pos: &Position) -> Option<Position> {
+        let mut p = pos.clone();
+        p.to_move = p.to_move.other();
+        Some(p)
+    }
+
     fn exchange(&self, pos: &Position) -> Position {
         let mut out = pos.clone();
         for i in 0..SIZE * SIZE {
@@ -613,7 +619,16 @@ pub fn builtin_variants() -> Vec<KyotoRules> {
 
 /// The Kyoto variants built on the boards of `lib`.
 pub fn variants_on(lib: &Library) -> Result<Vec<KyotoRules>, DataError> {
-    builtin_files()
+    variants_from_files(&builtin_files(), lib)
+}
+
+/// Variants built from data files given as (label, text) pairs (an edited
+/// copy of `spec/kyoto/`; the caller reads the files).
+pub fn variants_from_files(
+    files: &[(String, String)],
+    lib: &Library,
+) -> Result<Vec<KyotoRules>, DataError> {
+    files
         .iter()
         .map(|(file, text)| KyotoRules::from_toml(file, text, lib))
         .collect()

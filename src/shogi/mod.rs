@@ -423,6 +423,11 @@ impl Rules for ShogiRules {
     fn exchange(&self, pos: &Position) -> Position {
         self.phi_position(pos)
     }
+    fn other_to_move(&self, pos: &Position) -> Option<Position> {
+        let mut p = pos.clone();
+        p.to_move = p.to_move.other();
+        Some(p)
+    }
     fn exchange_action(&self, _pos: &Position, action: &Action) -> Action {
         self.phi_action(action)
     }

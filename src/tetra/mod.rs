@@ -129,6 +129,34 @@ pub fn try_builtin_variants() -> Result<Vec<TetraRules>, DataError> {
     variants_on(Library::builtin())
 }
 
+/// Every tetrahedral variant file in the embedded spec, as (path, text).
+pub fn builtin_files() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = DATA
+        .files()
+        .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
+        .map(|f| {
+            (
+                format!("spec/tetra/{}", f.path().display()),
+                f.contents_utf8().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Variants built from data files given as (label, text) pairs (an edited
+/// copy of `spec/tetra/`; the caller reads the files).
+pub fn variants_from_files(
+    files: &[(String, String)],
+    lib: &Library,
+) -> Result<Vec<TetraRules>, DataError> {
+    files
+        .iter()
+        .map(|(file, text)| TetraRules::from_toml(file, text, lib))
+        .collect()
+}
+
 /// The variants of `spec/tetra/` built on the boards of `lib` (an edited
 /// spec, or a mutated one for the mutant engines).
 pub fn variants_on(lib: &Library) -> Result<Vec<TetraRules>, DataError> {
@@ -217,6 +245,11 @@ impl Rules for TetraRules {
     fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
         let setup = self.parse_setup(text)?;
         Ok(self.position(&setup)?)
+    }
+    fn other_to_move(&self, pos: &Position) -> Option<Position> {
+        let mut p = pos.clone();
+        p.to_move = p.to_move.other();
+        Some(p)
     }
     fn exchange(&self, pos: &Position) -> Position {
         let mut board = vec![None; pos.board.len()];
