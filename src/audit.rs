@@ -79,6 +79,15 @@ pub trait Audit<P> {
     fn attacked_pieces(&self, pos: &P) -> Vec<Attacked>;
 }
 
+/// A sequence of actions whose last one gives check.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct CheckLine {
+    pub moves: Vec<String>,
+    /// The check is checkmate (no legal reply). Such a line is a mate the
+    /// two sides reach together, not necessarily a forced one.
+    pub mate: bool,
+}
+
 /// A first action of the side to move that forces mate.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ForcedMate {
@@ -103,7 +112,7 @@ pub struct Report {
     pub plies: u32,
     /// Action sequences (length ≤ `plies`) whose last action gives check,
     /// sorted.
-    pub checks: Vec<Vec<String>>,
+    pub checks: Vec<CheckLine>,
     /// Forced mates for the side to move within `plies`, fastest first.
     pub mates: Vec<ForcedMate>,
     /// `None` when the family does not provide parts 3 and 4.
@@ -136,7 +145,7 @@ fn collect_checks<R: Rules>(
     pos: &R::Position,
     depth: u32,
     line: &mut Vec<String>,
-    out: &mut Vec<Vec<String>>,
+    out: &mut Vec<CheckLine>,
 ) {
     if depth == 0 {
         return;
@@ -145,7 +154,10 @@ fn collect_checks<R: Rules>(
         line.push(rules.format_action(pos, &a));
         let next = rules.apply(pos, &a);
         if rules.in_check(&next) {
-            out.push(line.clone());
+            out.push(CheckLine {
+                moves: line.clone(),
+                mate: rules.legal_actions(&next).is_empty(),
+            });
         }
         collect_checks(rules, &next, depth - 1, line, out);
         line.pop();

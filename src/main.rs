@@ -1574,7 +1574,11 @@ fn print_audit(r: &seams::audit::Report) {
     println!();
     println!("checks within {} plies: {}", r.plies, r.checks.len());
     for line in &r.checks {
-        println!("  {}", line.join(" "));
+        println!(
+            "  {}{}",
+            line.moves.join(" "),
+            if line.mate { "  checkmate" } else { "" }
+        );
     }
     println!();
     println!(
@@ -1594,7 +1598,10 @@ fn print_audit(r: &seams::audit::Report) {
     }
     println!();
     match &r.shields {
-        None => println!("shield lines: not available for {} (no family audit)", r.variant),
+        None => println!(
+            "shield lines: not available for {} (no family audit)",
+            r.variant
+        ),
         Some(s) => {
             println!("shield lines: {}", s.len());
             for l in s {
@@ -1618,11 +1625,17 @@ fn print_audit(r: &seams::audit::Report) {
     }
     println!();
     match &r.attacked {
-        None => println!("attacked pieces: not available for {} (no family audit)", r.variant),
+        None => println!(
+            "attacked pieces: not available for {} (no family audit)",
+            r.variant
+        ),
         Some(a) => {
             println!("attacked pieces: {}", a.len());
             for x in a {
-                let by: Vec<String> = x.by.iter().map(|b| format!("{}{}", b.piece, b.cell)).collect();
+                let by: Vec<String> =
+                    x.by.iter()
+                        .map(|b| format!("{}{}", b.piece, b.cell))
+                        .collect();
                 println!("  {}{} by {}", x.target.piece, x.target.cell, by.join(" "));
             }
         }
