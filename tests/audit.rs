@@ -120,6 +120,22 @@ fn mobius_start_has_mates_in_two_moves_but_none_is_forced() {
 }
 
 #[test]
+fn mobius_forced_mate_in_two_after_e2_e4_i8_i7() {
+    let r = audit("chess-mobius", None, &["e2-e4", "i8-i7"], 3);
+    assert_eq!(r.mates.len(), 1, "{:?}", r.mates);
+    assert_eq!(r.mates[0].mate_in, 2);
+    assert_eq!(r.mates[0].first, "d1-i6");
+    assert_eq!(r.mates[0].replies, 1);
+    assert_eq!(r.mates[0].line, ["d1-i6", "h8-h7", "i6-h7"]);
+    // Within two plies only mate in one is searched, and there is none.
+    assert!(
+        audit("chess-mobius", None, &["e2-e4", "i8-i7"], 2)
+            .mates
+            .is_empty()
+    );
+}
+
+#[test]
 fn mobius_start_black_mates_on_its_second_move_after_h2_h4() {
     let r = audit("chess-mobius", None, &["h2-h4", "e8-e6"], 2);
     assert!(
