@@ -9,6 +9,7 @@
 //! [`mutants`] names deliberately wrong engines the corpus must catch.
 //! [`spec`] embeds the rules data. See ARCHITECTURE.md for the codemap.
 
+pub mod audit;
 pub mod chess;
 pub mod conformance;
 pub mod draft;

@@ -157,6 +157,28 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The opening audit of a position: checks and forced mates within N
+    /// plies, king shield lines (through seams and wraps), attacked pieces.
+    ///
+    /// Checks are the action sequences of at most N plies whose last action
+    /// gives check; forced mates are first actions of the side to move that
+    /// mate in k ≤ ⌈N/2⌉ of its moves against every defence. Shield lines
+    /// and attacked pieces are reported for the chess and shogi families
+    /// and marked not available for the others.
+    ///
+    /// Example: seams audit chess-mobius --plies 3
+    Audit {
+        /// A variant name from `seams variants`.
+        variant: String,
+        #[command(flatten)]
+        at: PositionArgs,
+        /// How many plies to search for checks and mates (1 to 4).
+        #[arg(long, default_value_t = 2, value_name = "N")]
+        plies: u32,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure perft speed: nodes, seconds and nodes per second for every
     /// variant (or one), from its start position.
     ///
@@ -789,6 +811,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         serde_json::to_value(r.reason)?.as_str().unwrap_or_default()
                     ),
                 }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Audit {
+            variant,
+            at,
+            plies,
+            json,
+        } => {
+            let position = at.position_text()?;
+            let report = seams::audit::audit_variant(
+                &variant,
+                &At {
+                    position: position.as_deref(),
+                    moves: &at.moves,
+                },
+                plies,
+            )?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print_audit(&report);
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -1748,4 +1792,82 @@ fn spec_gate(
     } else {
         ExitCode::from(1)
     })
+}
+
+fn print_audit(r: &seams::audit::Report) {
+    use seams::audit::ShieldKind;
+    let side = |p: seams::rules::Player| format!("{p:?}").to_lowercase();
+    println!("audit    {} (rules {})", r.variant, r.rules);
+    println!("position {}", r.position);
+    println!("to move  {}", side(r.to_move));
+    println!("plies    {}", r.plies);
+    println!();
+    println!("checks within {} plies: {}", r.plies, r.checks.len());
+    for line in &r.checks {
+        println!(
+            "  {}{}",
+            line.moves.join(" "),
+            if line.mate { "  checkmate" } else { "" }
+        );
+    }
+    println!();
+    println!(
+        "forced mates for {} within {} plies: {}",
+        side(r.to_move),
+        r.plies,
+        r.mates.len()
+    );
+    for m in &r.mates {
+        println!(
+            "  mate in {} by {} ({} replies), e.g. {}",
+            m.mate_in,
+            m.first,
+            m.replies,
+            m.line.join(" ")
+        );
+    }
+    println!();
+    match &r.shields {
+        None => println!(
+            "shield lines: not available for {} (no family audit)",
+            r.variant
+        ),
+        Some(s) => {
+            println!("shield lines: {}", s.len());
+            for l in s {
+                println!(
+                    "  {} {}{} {} shield {}{} slider {}{} route {}",
+                    match l.kind {
+                        ShieldKind::Pin => "pin      ",
+                        ShieldKind::Discovery => "discovery",
+                    },
+                    l.king.piece,
+                    l.king.cell,
+                    l.direction,
+                    l.shield.piece,
+                    l.shield.cell,
+                    l.slider.piece,
+                    l.slider.cell,
+                    l.route.join(" ")
+                );
+            }
+        }
+    }
+    println!();
+    match &r.attacked {
+        None => println!(
+            "attacked pieces: not available for {} (no family audit)",
+            r.variant
+        ),
+        Some(a) => {
+            println!("attacked pieces: {}", a.len());
+            for x in a {
+                let by: Vec<String> =
+                    x.by.iter()
+                        .map(|b| format!("{}{}", b.piece, b.cell))
+                        .collect();
+                println!("  {}{} by {}", x.target.piece, x.target.cell, by.join(" "));
+            }
+        }
+    }
 }

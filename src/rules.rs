@@ -156,6 +156,12 @@ pub trait Rules: Send + Sync {
         None
     }
 
+    /// The family-specific half of the opening audit (shields and attacked
+    /// pieces, see [`crate::audit`]); `None` when the family has none.
+    fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Self::Position>> {
+        None
+    }
+
     /// Number of leaf nodes of the legal-action tree at `depth`. Game-end
     /// rules are ignored, as is conventional. Families may override this
     /// with a faster make/unmake version.

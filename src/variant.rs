@@ -145,6 +145,9 @@ pub trait Variant: Send + Sync {
         mover: Player,
         king_safety: bool,
     ) -> Result<Option<Vec<String>>, VariantError>;
+    /// The opening audit of the position (see [`crate::audit`]); `plies`
+    /// is checked by [`crate::audit::audit_variant`].
+    fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError>;
 }
 
 /// Plays `at` without game-end rules: parse each move in turn.
@@ -167,6 +170,11 @@ fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
 }
 
 impl<R: Rules> Variant for R {
+    fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError> {
+        let pos = reach(self, at)?;
+        Ok(crate::audit::audit(self, &pos, plies))
+    }
+
     fn analysis_actions(
         &self,
         at: &At,

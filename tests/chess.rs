@@ -676,6 +676,10 @@ proptest! {
             let forward = attacked_forward(v, pos, by);
             for c in v.geometry().board().cells() {
                 prop_assert_eq!(v.attacked(pos.cells(), c, by), forward.contains(&c), "{} by {:?} in {}", v.geometry().board().cell_name(c), by, v.format_position(pos));
+                // The audit's attacker lists agree, and name only `by`'s pieces.
+                let attackers = v.attackers(pos.cells(), c, by);
+                prop_assert_eq!(!attackers.is_empty(), forward.contains(&c));
+                prop_assert!(attackers.iter().all(|&a| pos.piece(a).is_some_and(|p| p.owner == by)));
             }
         }
     }

@@ -244,6 +244,14 @@ mod properties {
                     by,
                     text
                 );
+                // The audit's attacker lists agree, and name only `by`'s pieces.
+                let attackers = r.attackers(p.board(), c, by);
+                prop_assert_eq!(!attackers.is_empty(), forward.binary_search(&c).is_ok());
+                prop_assert!(
+                    attackers
+                        .iter()
+                        .all(|&a| p.piece_at(a).is_some_and(|q| q.owner == by))
+                );
             }
         }
         // A pawn drop never lands in a file with the mover's unpromoted pawn.

@@ -21,12 +21,38 @@ use crate::topology::{CellId, Dir};
 impl ChessRules {
     /// Whether `by` attacks `target` on this board.
     pub fn attacked(&self, board: &[Option<Piece>], target: CellId, by: Player) -> bool {
+        self.each_attacker(board, target, by, |_| true)
+    }
+
+    /// The cells of every piece of `by` that attacks `target`, sorted.
+    pub fn attackers(&self, board: &[Option<Piece>], target: CellId, by: Player) -> Vec<CellId> {
+        let mut out = vec![];
+        self.each_attacker(board, target, by, |c| {
+            out.push(c);
+            false
+        });
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Calls `found` with each attacker of `target` (a piece may come more
+    /// than once, by different routes) until it returns `true`; returns
+    /// whether it did.
+    fn each_attacker(
+        &self,
+        board: &[Option<Piece>],
+        target: CellId,
+        by: Player,
+        mut found: impl FnMut(CellId) -> bool,
+    ) -> bool {
         let geo = &self.geo;
         for w in KnightWord::ALL {
             if let Some(s) = geo.knight(target, w)
                 && let Some(p) = board[s.to.index()]
                 && p.owner == by
                 && p.kind == Kind::Knight
+                && found(s.to)
             {
                 return true;
             }
@@ -60,7 +86,7 @@ impl ChessRules {
                         }
                         Kind::Knight => false,
                     };
-                    if hit {
+                    if hit && found(here) {
                         return true;
                     }
                 }

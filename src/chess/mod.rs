@@ -21,6 +21,7 @@
 //! Rule code does no I/O.
 
 pub mod attacks;
+pub mod audit;
 pub mod data;
 pub mod endings;
 pub mod exchange;
@@ -301,6 +302,9 @@ impl Rules for ChessRules {
     }
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         self.perft_count(pos, depth)
+    }
+    fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {
+        Some(self)
     }
     fn capabilities(&self) -> &'static [&'static str] {
         if self.castles.is_some() {

@@ -22,10 +22,34 @@ use super::position::Position;
 impl ShogiRules {
     /// Whether any piece of `by` attacks `target` on this board.
     pub fn attacked(&self, board: &[Option<Piece>], target: CellId, by: Player) -> bool {
+        self.each_attacker(board, target, by, |_| true)
+    }
+
+    /// The cells of every piece of `by` that attacks `target`, sorted.
+    pub fn attackers(&self, board: &[Option<Piece>], target: CellId, by: Player) -> Vec<CellId> {
+        let mut out = vec![];
+        self.each_attacker(board, target, by, |c| {
+            out.push(c);
+            false
+        });
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Calls `found` with each attacker of `target` until it returns
+    /// `true`; returns whether it did.
+    fn each_attacker(
+        &self,
+        board: &[Option<Piece>],
+        target: CellId,
+        by: Player,
+        mut found: impl FnMut(CellId) -> bool,
+    ) -> bool {
         let geo = &self.geo;
         let occupied = |c: CellId| board[c.index()].is_some();
         for d in Dir::ALL {
-            let mut hit = false;
+            let mut hit = None;
             let mut first = true;
             for_each_on_ray(geo, target, d, &occupied, |l| {
                 let is_first = first;
@@ -41,10 +65,12 @@ impl ShogiRules {
                 let rel = p.facing.absolute(back);
                 let m = p.movement();
                 if m.rays.contains(rel) || (is_first && m.steps.contains(rel)) {
-                    hit = true;
+                    hit = Some(l.cell);
                 }
             });
-            if hit {
+            if let Some(c) = hit
+                && found(c)
+            {
                 return true;
             }
         }
@@ -58,7 +84,7 @@ impl ShogiRules {
             if p.owner == by && p.kind == Kind::Knight && !p.promoted {
                 // The reversed word's long letter must be the knight's forward.
                 let long_back = s.transport.apply(w.long).opposite();
-                if long_back == p.facing.absolute(Dir::N) {
+                if long_back == p.facing.absolute(Dir::N) && found(s.to) {
                     return true;
                 }
             }

@@ -13,6 +13,7 @@
 //! [`text`] (position text). Rule code does no I/O.
 
 pub mod attacks;
+pub mod audit;
 pub mod data;
 pub mod endings;
 pub mod exchange;
@@ -401,6 +402,9 @@ impl Rules for ShogiRules {
     }
     fn in_check(&self, pos: &Position) -> bool {
         self.checked(pos)
+    }
+    fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {
+        Some(self)
     }
     fn key(&self, pos: &Position) -> Key {
         self.repetition_key(pos)
