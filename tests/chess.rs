@@ -306,37 +306,6 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------
-// The chess corpus, through the shared checker.
-
-/// The `conformance/cases/chess` cases through the shared checker (the
-/// same one `tests/corpus.rs` and `seams conform` use).
-#[test]
-fn chess_corpus_cases_hold() {
-    use seams::conformance::{Corpus, Outcome, run};
-    let dir = std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/conformance/cases/chess"
-    ));
-    let corpus = Corpus::from_dir(dir).expect("the chess corpus loads");
-    assert!(
-        corpus.cases.len() >= 100,
-        "only {} cases",
-        corpus.cases.len()
-    );
-    let failures: Vec<String> = corpus
-        .cases
-        .iter()
-        .filter_map(
-            |(file, case)| match run(case, seams::spec::Library::builtin()) {
-                Outcome::Pass => None,
-                other => Some(format!("{file} {}: {other:?}", case.id)),
-            },
-        )
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-// ---------------------------------------------------------------------------
 // Data drives behaviour; bad input is refused with a place, never a panic.
 
 fn edited(name: &str, from: &str, to: &str) -> ChessRules {

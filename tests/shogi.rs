@@ -1,6 +1,6 @@
 //! Surface shogi: published perft for the flat control, geometric facts the
-//! attack search relies on, property tests on all surfaces, and the corpus
-//! cases of `conformance/cases/shogi`.
+//! attack search relies on, and property tests on all surfaces. The corpus
+//! cases of `conformance/cases/shogi` run in `tests/corpus.rs`.
 
 use seams::rules::Rules;
 use seams::shogi::{ShogiRules, builtin_variant, builtin_variants};
@@ -120,37 +120,6 @@ fn start_positions_print() {
             assert_eq!(n, m);
         }
     }
-}
-
-// ---------------------------------------------------------------------------
-// Corpus cases in conformance/cases/shogi.
-
-/// The `conformance/cases/shogi` cases through the shared checker (the
-/// same one `tests/corpus.rs` and `seams conform` use).
-#[test]
-fn shogi_corpus_cases_hold() {
-    use seams::conformance::{Corpus, Outcome, run};
-    let dir = std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/conformance/cases/shogi"
-    ));
-    let corpus = Corpus::from_dir(dir).expect("the shogi corpus loads");
-    assert!(
-        corpus.cases.len() >= 100,
-        "only {} cases",
-        corpus.cases.len()
-    );
-    let failures: Vec<String> = corpus
-        .cases
-        .iter()
-        .filter_map(
-            |(file, case)| match run(case, seams::spec::Library::builtin()) {
-                Outcome::Pass => None,
-                other => Some(format!("{file} {}: {other:?}", case.id)),
-            },
-        )
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 // ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 //! Tetrahedral Shogi and Hexgi: perft tables, the corpus cases of
-//! `conformance/cases/tetra/` through the shared checker, player
+//! `conformance/cases/tetra/` (provenance; they run in `tests/corpus.rs`), player
 //! exchange symmetry, conservation and royal safety under random legal
 //! play, position-text round trips, and typed errors for bad data.
 
@@ -65,11 +65,11 @@ fn make_unmake_perft_agrees_with_apply() {
     }
 }
 
-/// The `conformance/cases/tetra` cases through the shared checker (the
-/// same one `tests/corpus.rs` and `seams conform` use).
+/// Every tetrahedral case rests on the source or a hand derivation (the
+/// cases themselves run in `tests/corpus.rs`).
 #[test]
-fn corpus_cases_pass() {
-    use seams::conformance::{Corpus, Outcome, run};
+fn tetra_cases_are_seed_or_derived() {
+    use seams::conformance::{Corpus, Provenance};
     let dir = std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/conformance/cases/tetra"
@@ -80,23 +80,11 @@ fn corpus_cases_pass() {
         "only {} cases",
         corpus.cases.len()
     );
-    let failures: Vec<String> = corpus
-        .cases
-        .iter()
-        .filter_map(
-            |(file, case)| match run(case, seams::spec::Library::builtin()) {
-                Outcome::Pass => None,
-                other => Some(format!("{file} {}: {other:?}", case.id)),
-            },
-        )
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
     for (_, case) in &corpus.cases {
         assert!(
             matches!(
                 case.provenance,
-                seams::conformance::Provenance::Derived { .. }
-                    | seams::conformance::Provenance::Seed { .. }
+                Provenance::Derived { .. } | Provenance::Seed { .. }
             ),
             "{}",
             case.id
