@@ -313,3 +313,77 @@ pub fn trace_line(
         route,
     })
 }
+
+/// The shield lines around both kings, shared by the families: trace every
+/// direction from each king with [`trace_line`] and keep the lines whose
+/// far piece is an enemy slider moving along them back to the king.
+/// `slides(line, dir, far)` is the family's answer to "does the piece on
+/// `far` move along this line toward the king?"; `owner` and `placed`
+/// describe the pieces.
+pub fn shields_around(
+    geo: &crate::geometry::Geometry,
+    occupied: &dyn Fn(crate::topology::CellId) -> bool,
+    kings: [Option<crate::topology::CellId>; 2],
+    owner: &dyn Fn(crate::topology::CellId) -> Option<Player>,
+    slides: &dyn Fn(&Line, crate::topology::Dir) -> bool,
+    placed: &dyn Fn(crate::topology::CellId) -> Option<Placed>,
+) -> Vec<Shield> {
+    let mut out = vec![];
+    for (king_owner, king) in [Player::First, Player::Second].into_iter().zip(kings) {
+        let Some(king) = king else { continue };
+        for d in crate::topology::Dir::ALL {
+            let Some(line) = trace_line(geo, occupied, king, d) else {
+                continue;
+            };
+            let (Some(shield_owner), Some(slider_owner)) = (owner(line.shield), owner(line.far))
+            else {
+                continue;
+            };
+            if slider_owner == king_owner || !slides(&line, d) {
+                continue;
+            }
+            let (Some(k), Some(s), Some(f)) = (placed(king), placed(line.shield), placed(line.far))
+            else {
+                continue;
+            };
+            out.push(Shield {
+                kind: if shield_owner == king_owner {
+                    ShieldKind::Pin
+                } else {
+                    ShieldKind::Discovery
+                },
+                king: k,
+                shield: s,
+                slider: f,
+                direction: d.name().to_string(),
+                route: line
+                    .route
+                    .iter()
+                    .map(|&c| geo.board().cell_name(c))
+                    .collect(),
+            });
+        }
+    }
+    out
+}
+
+/// Every piece some enemy piece attacks, shared by the families:
+/// `pieces` lists (cell, owner) of every piece, `attackers(cell, by)` the
+/// cells of `by`'s pieces attacking `cell`.
+pub fn attacked_pieces(
+    pieces: impl Iterator<Item = (crate::topology::CellId, Player)>,
+    attackers: &dyn Fn(crate::topology::CellId, Player) -> Vec<crate::topology::CellId>,
+    placed: &dyn Fn(crate::topology::CellId) -> Option<Placed>,
+) -> Vec<Attacked> {
+    let mut out = vec![];
+    for (c, owner) in pieces {
+        let by: Vec<Placed> = attackers(c, owner.other())
+            .into_iter()
+            .filter_map(placed)
+            .collect();
+        if let (false, Some(target)) = (by.is_empty(), placed(c)) {
+            out.push(Attacked { target, by });
+        }
+    }
+    out
+}

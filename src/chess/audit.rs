@@ -4,8 +4,7 @@
 use super::ChessRules;
 use super::pieces::Kind;
 use super::position::Position;
-use crate::audit::{Attacked, Audit, Placed, Shield, ShieldKind, trace_line};
-use crate::rules::Player;
+use crate::audit::{Attacked, Audit, Line, Placed, Shield, attacked_pieces, shields_around};
 use crate::topology::{CellId, Dir};
 
 impl ChessRules {
@@ -21,69 +20,29 @@ impl ChessRules {
 impl Audit<Position> for ChessRules {
     fn shields(&self, pos: &Position) -> Vec<Shield> {
         let occupied = |c: CellId| pos.board[c.index()].is_some();
-        let mut out = vec![];
-        for owner in [Player::First, Player::Second] {
-            let king = pos.kings[owner.index()];
-            for d in Dir::ALL {
-                let Some(line) = trace_line(&self.geo, &occupied, king, d) else {
-                    continue;
-                };
-                let (Some(shield), Some(slider)) =
-                    (pos.board[line.shield.index()], pos.board[line.far.index()])
-                else {
-                    continue;
-                };
-                let slides = match slider.kind {
-                    Kind::Queen => true,
-                    Kind::Rook => d.is_cardinal(),
-                    Kind::Bishop => !d.is_cardinal(),
-                    _ => false,
-                };
-                if slider.owner == owner || !slides {
-                    continue;
-                }
-                let (Some(k), Some(s), Some(f)) = (
-                    self.placed(pos, king),
-                    self.placed(pos, line.shield),
-                    self.placed(pos, line.far),
-                ) else {
-                    continue;
-                };
-                out.push(Shield {
-                    kind: if shield.owner == owner {
-                        ShieldKind::Pin
-                    } else {
-                        ShieldKind::Discovery
-                    },
-                    king: k,
-                    shield: s,
-                    slider: f,
-                    direction: d.name().to_string(),
-                    route: line
-                        .route
-                        .iter()
-                        .map(|&c| self.geo.board().cell_name(c))
-                        .collect(),
-                });
-            }
-        }
-        out
+        let owner = |c: CellId| pos.board[c.index()].map(|p| p.owner);
+        // A chess slider moves along the line whatever the local frame:
+        // queens always, rooks on cardinal lines, bishops on diagonals.
+        let slides = |line: &Line, d: Dir| match pos.board[line.far.index()].map(|p| p.kind) {
+            Some(Kind::Queen) => true,
+            Some(Kind::Rook) => d.is_cardinal(),
+            Some(Kind::Bishop) => !d.is_cardinal(),
+            _ => false,
+        };
+        let kings = [Some(pos.kings[0]), Some(pos.kings[1])];
+        shields_around(&self.geo, &occupied, kings, &owner, &slides, &|c| {
+            self.placed(pos, c)
+        })
     }
 
     fn attacked_pieces(&self, pos: &Position) -> Vec<Attacked> {
-        let mut out = vec![];
-        for (i, slot) in pos.board.iter().enumerate() {
-            let Some(p) = slot else { continue };
-            let c = CellId(i as u16);
-            let by: Vec<Placed> = self
-                .attackers(&pos.board, c, p.owner.other())
-                .into_iter()
-                .filter_map(|a| self.placed(pos, a))
-                .collect();
-            if let (false, Some(target)) = (by.is_empty(), self.placed(pos, c)) {
-                out.push(Attacked { target, by });
-            }
-        }
-        out
+        let pieces = pos
+            .board
+            .iter()
+            .enumerate()
+            .filter_map(|(i, slot)| slot.map(|p| (CellId(i as u16), p.owner)));
+        attacked_pieces(pieces, &|c, by| self.attackers(&pos.board, c, by), &|c| {
+            self.placed(pos, c)
+        })
     }
 }
