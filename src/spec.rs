@@ -254,3 +254,25 @@ pub fn builtin_clauses() -> Vec<Clause> {
     }
     out
 }
+
+/// A family's embedded data files (`spec/<family>/*.toml`) as
+/// (`spec/<family>/<file>`, text), sorted by path. Every family builds its
+/// built-in variants from these.
+pub fn embedded_files(family: &str) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = SPEC
+        .get_dir(family)
+        .map(|d| {
+            d.files()
+                .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
+                .map(|f| {
+                    (
+                        format!("spec/{}", f.path().display()),
+                        f.contents_utf8().unwrap_or_default().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}

@@ -31,8 +31,6 @@ pub mod pieces;
 pub mod position;
 pub mod text;
 
-use include_dir::{Dir as EmbeddedDir, include_dir};
-
 pub use data::{DataError, VariantData, VariantFile};
 pub use movegen::{Action, Special};
 pub use pieces::{Kind, Piece, Side};
@@ -44,8 +42,6 @@ use crate::rules::{ActionError, GameResult, History, Key, Player, PositionError,
 use crate::spec::Library;
 use crate::topology::{CellId, Gluing};
 use data::{CastleSpec, Promotion};
-
-static CHESS_SPEC: EmbeddedDir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec/chess");
 
 /// One surface-chess variant: its data, its board, and tables derived once.
 #[derive(Clone, Debug)]
@@ -209,18 +205,7 @@ impl ChessRules {
 
 /// The variant files compiled into this build, as (path, text).
 pub fn builtin_files() -> Vec<(String, String)> {
-    let mut files: Vec<(String, String)> = CHESS_SPEC
-        .files()
-        .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
-        .map(|f| {
-            (
-                format!("spec/chess/{}", f.path().display()),
-                f.contents_utf8().unwrap_or_default().to_string(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
+    crate::spec::embedded_files("chess")
 }
 
 /// All built-in variants, from the embedded data and the built-in boards.

@@ -13,7 +13,6 @@ pub mod position;
 
 use std::collections::BTreeMap;
 
-use include_dir::{Dir as EmbeddedDir, include_dir};
 use serde::Deserialize;
 
 use crate::geometry::{Geometry, KnightWord};
@@ -26,8 +25,6 @@ use crate::topology::{CellId, Dir};
 
 use pieces::{Face, Piece, Token};
 use position::{Position, SIZE};
-
-static DATA: EmbeddedDir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec/kyoto");
 
 /// What ends a game on repetition (`KY-6`).
 #[derive(Copy, Clone, Eq, PartialEq, Debug, Deserialize)]
@@ -598,18 +595,7 @@ impl Rules for KyotoRules {
 
 /// Every Kyoto variant file in the embedded spec, as (path, text).
 pub fn builtin_files() -> Vec<(String, String)> {
-    let mut files: Vec<(String, String)> = DATA
-        .files()
-        .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
-        .map(|f| {
-            (
-                format!("spec/kyoto/{}", f.path().display()),
-                f.contents_utf8().unwrap_or_default().to_string(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
+    crate::spec::embedded_files("kyoto")
 }
 
 /// The shipped Kyoto variants, built from the embedded spec.

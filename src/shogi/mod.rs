@@ -24,8 +24,6 @@ pub mod pieces;
 pub mod position;
 pub mod text;
 
-use include_dir::{Dir as EmbeddedDir, include_dir};
-
 use crate::geometry::Geometry;
 use crate::movement::Facing;
 use crate::rules::{ActionError, GameResult, History, Key, Player, PositionError, Rules};
@@ -36,8 +34,6 @@ pub use data::DataError;
 pub use movegen::Action;
 pub use pieces::{Kind, Piece};
 pub use position::{Hands, Position, Setup};
-
-static SHOGI_SPEC: EmbeddedDir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec/shogi");
 
 /// One variant of the family: a board with its precomputed tables and the
 /// variant's data.
@@ -336,18 +332,7 @@ impl ShogiRules {
 
 /// The variant data files compiled into this build, as (path, text).
 pub fn builtin_files() -> Vec<(String, String)> {
-    let mut files: Vec<(String, String)> = SHOGI_SPEC
-        .files()
-        .filter(|f| f.path().extension().is_some_and(|x| x == "toml"))
-        .map(|f| {
-            (
-                format!("spec/shogi/{}", f.path().display()),
-                f.contents_utf8().unwrap_or_default().to_string(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
+    crate::spec::embedded_files("shogi")
 }
 
 /// Builds variants from data files given as (label, text) pairs against a

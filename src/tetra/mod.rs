@@ -17,8 +17,6 @@ pub mod notation;
 pub mod pieces;
 pub mod position;
 
-use include_dir::{Dir as EmbeddedDir, include_dir};
-
 use crate::rules::{
     ActionError, EndReason, GameResult, History, Key, Player, PositionError, Rules,
 };
@@ -29,8 +27,6 @@ pub use data::{DataError, VariantData};
 pub use movegen::{Change, TetraAction};
 pub use pieces::{Kind, Mover, Piece};
 pub use position::{Position, Setup, SetupError};
-
-static DATA: EmbeddedDir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec/tetra");
 
 /// One tetrahedral variant: its data, board, tables and initial position.
 #[derive(Clone, Debug)]
@@ -131,18 +127,7 @@ pub fn try_builtin_variants() -> Result<Vec<TetraRules>, DataError> {
 
 /// Every tetrahedral variant file in the embedded spec, as (path, text).
 pub fn builtin_files() -> Vec<(String, String)> {
-    let mut files: Vec<(String, String)> = DATA
-        .files()
-        .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
-        .map(|f| {
-            (
-                format!("spec/tetra/{}", f.path().display()),
-                f.contents_utf8().unwrap_or_default().to_string(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
+    crate::spec::embedded_files("tetra")
 }
 
 /// Variants built from data files given as (label, text) pairs (an edited
@@ -160,21 +145,7 @@ pub fn variants_from_files(
 /// The variants of `spec/tetra/` built on the boards of `lib` (an edited
 /// spec, or a mutated one for the mutant engines).
 pub fn variants_on(lib: &Library) -> Result<Vec<TetraRules>, DataError> {
-    let mut files: Vec<_> = DATA
-        .files()
-        .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort_by_key(|f| f.path());
-    files
-        .into_iter()
-        .map(|f| {
-            TetraRules::from_toml(
-                &format!("spec/tetra/{}", f.path().display()),
-                f.contents_utf8().unwrap_or_default(),
-                lib,
-            )
-        })
-        .collect()
+    variants_from_files(&builtin_files(), lib)
 }
 
 impl Rules for TetraRules {
