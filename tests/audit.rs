@@ -3,7 +3,9 @@
 //! generic mate search on known positions, the family facts, and the CLI's
 //! outputs and usage errors.
 
-use std::process::Command;
+mod common;
+
+use common::{check_input_error, seams};
 
 use seams::audit::{AuditError, CheckLine, Report, ShieldKind, audit_variant};
 use seams::rules::Player;
@@ -285,34 +287,6 @@ fn library_errors_name_what_is_wrong() {
     ));
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn seams(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_seams"))
-        .args(args)
-        .output()
-        .expect("the seams binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn input_error(args: &[&str], fragment: &str) {
-    let r = seams(args);
-    assert_eq!(r.code, 2, "exit code for {args:?}; stderr: {}", r.stderr);
-    assert!(
-        r.stderr.contains(fragment),
-        "stderr for {args:?} should contain '{fragment}': {}",
-        r.stderr
-    );
-}
-
 #[test]
 fn cli_text_report() {
     let r = seams(&["audit", "chess-klein"]);
@@ -369,31 +343,31 @@ fn cli_json_report() {
 
 #[test]
 fn cli_usage_errors_exit_2() {
-    input_error(
+    check_input_error(
         &["audit", "chess-moebius"],
         "unknown variant 'chess-moebius'",
     );
-    input_error(
+    check_input_error(
         &["audit", "chess-klein", "--position", "nonsense"],
         "bad position",
     );
-    input_error(
+    check_input_error(
         &["audit", "chess-klein", "--plies", "many"],
         "invalid value 'many'",
     );
-    input_error(
+    check_input_error(
         &["audit", "chess-klein", "--plies", "0"],
         "--plies must be between 1 and 4, not 0",
     );
-    input_error(
+    check_input_error(
         &["audit", "chess-klein", "--plies", "9"],
         "--plies must be between 1 and 4, not 9",
     );
-    input_error(
+    check_input_error(
         &["audit", "chess-klein", "--moves", "e4-e9"],
         "move 1 'e4-e9'",
     );
-    input_error(&["audit"], "required");
+    check_input_error(&["audit"], "required");
 }
 
 #[test]

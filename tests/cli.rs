@@ -1,12 +1,10 @@
 //! The `seams` binary as a user runs it: outputs, snapshots and exit codes.
 
+mod common;
+
 use std::process::Command;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use common::{check_input_error, seams};
 
 /// Whether a conform summary line says every case passed ("N cases: N
 /// passed, 0 failed, 0 unsupported, 0 errors"), whatever N is.
@@ -17,34 +15,6 @@ fn all_passed(stdout: &str) -> bool {
         };
         rest == format!("{total} passed, 0 failed, 0 unsupported, 0 errors")
     })
-}
-
-fn seams(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_seams"))
-        .args(args)
-        .output()
-        .expect("the seams binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-/// Runs a command that must fail with exit code 2 and print `fragment`.
-fn check_input_error(args: &[&str], fragment: &str) {
-    let r = seams(args);
-    assert_eq!(r.code, 2, "exit code for {args:?}; stderr: {}", r.stderr);
-    assert!(
-        r.stderr.contains(fragment),
-        "stderr for {args:?} should contain '{fragment}': {}",
-        r.stderr
-    );
-    assert!(
-        r.stdout.is_empty(),
-        "nothing half-written on stdout: {}",
-        r.stdout
-    );
 }
 
 #[test]

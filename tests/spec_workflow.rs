@@ -3,7 +3,9 @@
 //! `--accept` turning a draft into a new rules version.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+
+use common::seams;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use seams::conformance::Corpus;
@@ -42,24 +44,6 @@ fn edit(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.contains(from), "{} has no '{from}'", path.display());
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn seams(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_seams"))
-        .args(args)
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
 }
 
 fn p(path: &Path) -> &str {

@@ -1,0 +1,43 @@
+//! Running the `seams` binary from integration tests, shared by the test
+//! files that drive the CLI.
+
+#![allow(dead_code)] // each test file uses a different subset
+
+use std::process::Command;
+
+/// What one run of the binary produced.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `seams` with `args`.
+pub fn seams(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_seams"))
+        .args(args)
+        .output()
+        .expect("the seams binary runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs a command that must fail with exit code 2, print `fragment` on
+/// stderr, and write nothing on stdout.
+pub fn check_input_error(args: &[&str], fragment: &str) {
+    let r = seams(args);
+    assert_eq!(r.code, 2, "exit code for {args:?}; stderr: {}", r.stderr);
+    assert!(
+        r.stderr.contains(fragment),
+        "stderr for {args:?} should contain '{fragment}': {}",
+        r.stderr
+    );
+    assert!(
+        r.stdout.is_empty(),
+        "nothing half-written on stdout: {}",
+        r.stdout
+    );
+}
