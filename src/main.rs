@@ -163,8 +163,7 @@ enum Command {
     /// Checks are the action sequences of at most N plies whose last action
     /// gives check; forced mates are first actions of the side to move that
     /// mate in k ≤ ⌈N/2⌉ of its moves against every defence. Shield lines
-    /// and attacked pieces are reported for the chess and shogi families
-    /// and marked not available for the others.
+    /// and attacked pieces are reported for every family.
     ///
     /// Example: seams audit chess-mobius --plies 3
     Audit {

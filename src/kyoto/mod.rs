@@ -8,6 +8,7 @@
 //! `kyoto` (the original repetition rule) and `kyoto-repetition-loss` (the
 //! alternative the source mentions), both built from `spec/kyoto/*.toml`.
 
+pub mod audit;
 pub mod pieces;
 pub mod position;
 
@@ -556,6 +557,9 @@ impl Rules for KyotoRules {
         Position::parse(text)
     }
 
+    fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {
+        Some(self)
+    }
     fn capabilities(&self) -> &'static [&'static str] {
         &["drops"]
     }

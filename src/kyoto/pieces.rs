@@ -183,3 +183,15 @@ pub struct Piece {
     pub owner: Player,
     pub face: Face,
 }
+
+impl Piece {
+    /// The piece as the position text writes it: the face (`+S` for the
+    /// bishop face), upper case for the first player.
+    pub fn text(self) -> String {
+        let f = self.face.fen();
+        match self.owner {
+            Player::First => f.to_string(),
+            Player::Second => f.to_lowercase(),
+        }
+    }
+}

@@ -67,11 +67,7 @@ impl Position {
                             row.push_str(&empty.to_string());
                             empty = 0;
                         }
-                        let f = p.face.fen();
-                        row.push_str(&match p.owner {
-                            Player::First => f.to_string(),
-                            Player::Second => f.to_lowercase(),
-                        });
+                        row.push_str(&p.text());
                     }
                 }
             }

@@ -11,6 +11,7 @@
 //! [`TetraRules`] implements [`Rules`], so the variants get the text
 //! interface of [`crate::variant::Variant`] for free.
 
+pub mod audit;
 pub mod data;
 pub mod movegen;
 pub mod notation;
@@ -250,6 +251,9 @@ impl Rules for TetraRules {
             },
             TetraAction::Drop { kind, to } => TetraAction::Drop { kind, to: phi(to) },
         }
+    }
+    fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {
+        Some(self)
     }
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         let mut scratch = pos.clone();

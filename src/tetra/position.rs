@@ -226,7 +226,7 @@ impl TetraRules {
         }
     }
 
-    fn piece_text(&self, p: Piece) -> String {
+    pub(super) fn piece_text(&self, p: Piece) -> String {
         let l = self.data.letter_of(p.kind);
         let l = match p.owner {
             Player::First => l,
