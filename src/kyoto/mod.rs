@@ -8,6 +8,7 @@
 //! `kyoto` (the original repetition rule) and `kyoto-repetition-loss` (the
 //! alternative the source mentions), both built from `spec/kyoto/*.toml`.
 
+pub mod picture;
 pub mod pieces;
 pub mod position;
 
@@ -366,6 +367,9 @@ impl Rules for KyotoRules {
     type Position = Position;
     type Action = Action;
 
+    fn drawing(&self) -> Option<&dyn crate::diagram::Draw<Position, Action>> {
+        Some(self)
+    }
     fn variant(&self) -> &str {
         &self.name
     }

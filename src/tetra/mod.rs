@@ -14,6 +14,7 @@
 pub mod data;
 pub mod movegen;
 pub mod notation;
+pub mod picture;
 pub mod pieces;
 pub mod position;
 
@@ -152,6 +153,9 @@ impl Rules for TetraRules {
     type Position = Position;
     type Action = TetraAction;
 
+    fn drawing(&self) -> Option<&dyn crate::diagram::Draw<Position, TetraAction>> {
+        Some(self)
+    }
     fn variant(&self) -> &str {
         &self.data.name
     }
