@@ -12,11 +12,13 @@
 pub mod audit;
 pub mod chess;
 pub mod conformance;
+pub mod diagram;
 pub mod draft;
 pub mod geometry;
 pub mod kyoto;
 pub mod movement;
 pub mod mutants;
+pub mod render;
 pub mod rules;
 pub mod shogi;
 pub mod spec;

@@ -157,6 +157,28 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Draw a position as an SVG picture: the board with its seams, cone
+    /// points and promotion zones, the pieces (owner, kind, promotion,
+    /// facing where a seam can reverse it) and the hands, with a legend.
+    ///
+    /// With --moves-from, the legal destinations of the piece on that cell
+    /// are marked; a destination reached with two different facings shows
+    /// both. The picture goes to stdout unless --out names a file, which is
+    /// replaced atomically.
+    ///
+    /// Example: seams render shogi-klein --moves e3-e4 --moves-from e4 --out klein.svg
+    Render {
+        /// A variant name from `seams variants`.
+        variant: String,
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Mark the legal destinations of the piece on this cell.
+        #[arg(long, value_name = "CELL")]
+        moves_from: Option<String>,
+        /// Write the SVG to this file instead of stdout.
+        #[arg(long, value_name = "FILE.svg")]
+        out: Option<PathBuf>,
+    },
     /// The opening audit of a position: checks and forced mates within N
     /// plies, king shield lines (through seams and wraps), attacked pieces.
     ///
@@ -783,6 +805,30 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     println!("{a} {n}");
                 }
                 println!("{total}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Render {
+            variant,
+            at,
+            moves_from,
+            out,
+        } => {
+            let v = variant::find(&variant)?;
+            let position = at.position_text()?;
+            let place = At {
+                position: position.as_deref(),
+                moves: &at.moves,
+            };
+            let marks = match &moves_from {
+                None => seams::render::Marks::default(),
+                Some(cell) => seams::render::moves_from(v, &place, cell)?,
+            };
+            let svg = seams::render::render_svg(v, &place, &marks)?;
+            match &out {
+                None => print!("{svg}"),
+                Some(path) => conformance::write_atomically(path, &svg)
+                    .with_context(|| format!("writing the picture {}", path.display()))?,
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -156,6 +156,12 @@ pub trait Rules: Send + Sync {
         None
     }
 
+    /// How the family pictures positions and actions (see
+    /// [`crate::diagram`]); `None` when it cannot be pictured.
+    fn drawing(&self) -> Option<&dyn crate::diagram::Draw<Self::Position, Self::Action>> {
+        None
+    }
+
     /// The family-specific half of the opening audit (shields and attacked
     /// pieces, see [`crate::audit`]); `None` when the family has none.
     fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Self::Position>> {

@@ -35,6 +35,8 @@ pub enum VariantError {
     },
     #[error("unknown variant '{name}' (known: {known})")]
     Unknown { name: String, known: String },
+    #[error("variant '{variant}' cannot be pictured")]
+    NoPicture { variant: String },
 }
 
 /// The state after playing moves as a game (endings adjudicated).
@@ -148,6 +150,15 @@ pub trait Variant: Send + Sync {
     /// The opening audit of the position (see [`crate::audit`]); `plies`
     /// is checked by [`crate::audit::audit_variant`].
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError>;
+    /// The position as a picture (see [`crate::diagram`]).
+    fn diagram(&self, at: &At) -> Result<crate::diagram::Diagram, VariantError>;
+    /// Each action text placed on the picture of the position, or why it
+    /// cannot be: one bad text does not spoil the others.
+    fn action_marks(
+        &self,
+        at: &At,
+        actions: &[String],
+    ) -> Result<Vec<Result<crate::diagram::ActionMark, ActionError>>, VariantError>;
 }
 
 /// Plays `at` without game-end rules: parse each move in turn.
@@ -170,6 +181,32 @@ fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
 }
 
 impl<R: Rules> Variant for R {
+    fn diagram(&self, at: &At) -> Result<crate::diagram::Diagram, VariantError> {
+        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
+            variant: self.variant().to_string(),
+        })?;
+        let pos = reach(self, at)?;
+        Ok(draw.diagram(&pos))
+    }
+
+    fn action_marks(
+        &self,
+        at: &At,
+        actions: &[String],
+    ) -> Result<Vec<Result<crate::diagram::ActionMark, ActionError>>, VariantError> {
+        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
+            variant: self.variant().to_string(),
+        })?;
+        let pos = reach(self, at)?;
+        Ok(actions
+            .iter()
+            .map(|text| {
+                self.parse_action(&pos, text)
+                    .map(|a| draw.action_mark(&pos, &a))
+            })
+            .collect())
+    }
+
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError> {
         let pos = reach(self, at)?;
         Ok(crate::audit::audit(self, &pos, plies))

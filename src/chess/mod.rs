@@ -27,6 +27,7 @@ pub mod endings;
 pub mod exchange;
 pub mod key;
 pub mod movegen;
+pub mod picture;
 pub mod pieces;
 pub mod position;
 pub mod text;
@@ -231,6 +232,9 @@ impl Rules for ChessRules {
     type Position = Position;
     type Action = Action;
 
+    fn drawing(&self) -> Option<&dyn crate::diagram::Draw<Position, Action>> {
+        Some(self)
+    }
     fn variant(&self) -> &str {
         &self.data.variant
     }

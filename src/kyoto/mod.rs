@@ -9,6 +9,7 @@
 //! alternative the source mentions), both built from `spec/kyoto/*.toml`.
 
 pub mod audit;
+pub mod picture;
 pub mod pieces;
 pub mod position;
 
@@ -367,6 +368,9 @@ impl Rules for KyotoRules {
     type Position = Position;
     type Action = Action;
 
+    fn drawing(&self) -> Option<&dyn crate::diagram::Draw<Position, Action>> {
+        Some(self)
+    }
     fn variant(&self) -> &str {
         &self.name
     }

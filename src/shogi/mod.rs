@@ -20,6 +20,7 @@ pub mod exchange;
 pub mod key;
 pub mod movegen;
 pub mod notation;
+pub mod picture;
 pub mod pieces;
 pub mod position;
 pub mod text;
@@ -367,6 +368,9 @@ impl Rules for ShogiRules {
     type Position = Position;
     type Action = Action;
 
+    fn drawing(&self) -> Option<&dyn crate::diagram::Draw<Position, Action>> {
+        Some(self)
+    }
     fn variant(&self) -> &str {
         &self.name
     }

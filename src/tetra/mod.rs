@@ -15,6 +15,7 @@ pub mod audit;
 pub mod data;
 pub mod movegen;
 pub mod notation;
+pub mod picture;
 pub mod pieces;
 pub mod position;
 
@@ -153,6 +154,9 @@ impl Rules for TetraRules {
     type Position = Position;
     type Action = TetraAction;
 
+    fn drawing(&self) -> Option<&dyn crate::diagram::Draw<Position, TetraAction>> {
+        Some(self)
+    }
     fn variant(&self) -> &str {
         &self.data.name
     }

@@ -413,6 +413,13 @@ impl Board {
         }))
     }
 
+    /// Whether the step across side `d` of `c` comes from an explicit
+    /// transition (a staircase edge) rather than from the chart's own
+    /// adjacency and side gluing. Pictures draw such edges specially.
+    pub fn is_transition(&self, c: CellId, d: Dir) -> bool {
+        d.is_cardinal() && self.step(c, d) != self.outer_step(self.square(c), d)
+    }
+
     /// The step a side gluing gives across a chart's outer side, before any
     /// explicit transition replaces it.
     fn outer_step(&self, sq: Square, d: Dir) -> Option<Step> {

@@ -1,0 +1,78 @@
+//! How surface chess is pictured (see [`crate::diagram`]): pawns carry a
+//! facing arrow on boards whose seams can reverse it, and each side's
+//! promotion cells are those where its pawns promote.
+
+use crate::diagram::{self, ActionMark, Diagram, Draw, PieceMark, Side, facing_if};
+use crate::movement::Facing;
+use crate::rules::{Player, Rules};
+use crate::topology::file::AnyBoard;
+
+use super::ChessRules;
+use super::movegen::Action;
+use super::pieces::{Kind, home_facing, player_name};
+use super::position::Position;
+
+impl Draw<Position, Action> for ChessRules {
+    fn diagram(&self, pos: &Position) -> Diagram {
+        let b = self.geo.board();
+        let reverses = diagram::reverses_facing(b);
+        let pieces = b
+            .cells()
+            .filter_map(|c| {
+                pos.piece(c).map(|p| PieceMark {
+                    cell: b.cell_name(c),
+                    owner: p.owner,
+                    label: p.kind.letter().to_string(),
+                    promoted: false,
+                    facing: facing_if(reverses && p.kind == Kind::Pawn, p.facing),
+                    other_face: None,
+                })
+            })
+            .collect();
+        let side = |p: Player| {
+            // Where seams can turn a pawn round, it may promote on either
+            // facing's last rank; otherwise only its home facing counts.
+            let facings: &[Facing] = if reverses {
+                &[Facing::Up, Facing::Down]
+            } else {
+                std::slice::from_ref(match home_facing(p) {
+                    Facing::Up => &Facing::Up,
+                    Facing::Down => &Facing::Down,
+                })
+            };
+            Side {
+                name: player_name(p).to_string(),
+                hand: vec![],
+                zone: b
+                    .cells()
+                    .filter(|&c| facings.iter().any(|&f| self.promotes(p, f, c)))
+                    .map(|c| b.cell_name(c))
+                    .collect(),
+                drop_facing: None,
+            }
+        };
+        Diagram {
+            variant: self.variant().to_string(),
+            board: AnyBoard::Charts(b.clone()),
+            pieces,
+            sides: [side(Player::First), side(Player::Second)],
+            to_move: pos.to_move(),
+            in_check: self.in_check(pos),
+        }
+    }
+
+    fn action_mark(&self, pos: &Position, a: &Action) -> ActionMark {
+        let b = self.geo.board();
+        let pawn = pos.piece(a.from).is_some_and(|p| p.kind == Kind::Pawn);
+        ActionMark {
+            from: Some(b.cell_name(a.from)),
+            to: b.cell_name(a.to),
+            facing: facing_if(
+                pawn && a.promotion.is_none() && diagram::reverses_facing(b),
+                a.facing,
+            ),
+            drop: None,
+            promote: a.promotion.is_some(),
+        }
+    }
+}

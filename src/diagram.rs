@@ -1,0 +1,170 @@
+//! Pictures as data: what a position and its moves look like, without any
+//! drawing.
+//!
+//! A rule family that can be pictured implements [`Draw`] and hands it out
+//! through [`crate::rules::Rules::drawing`]. It describes a position as a
+//! [`Diagram`] (the board it stands on, pieces by canonical cell name,
+//! hands, promotion zones, drop facings) and an action as an
+//! [`ActionMark`] (origin, destination, final facing). Everything here is
+//! plain data computed without I/O; [`crate::render`] turns it into SVG and
+//! other front ends (the HTML conformance report) may draw it their own way.
+//!
+//! Cells are named as the variant's notation names them (`e5`, `I:d4`,
+//! `e5.3`), so a diagram never leaks internal cell indices.
+
+use crate::movement::Facing;
+use crate::rules::Player;
+use crate::topology::file::AnyBoard;
+use crate::topology::{Board, CoordError, Dir};
+
+/// One piece on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceMark {
+    /// Canonical cell name.
+    pub cell: String,
+    pub owner: Player,
+    /// The kind as the notation writes it, without promotion mark and in
+    /// upper case (`P`, `K`, `W`, …).
+    pub label: String,
+    pub promoted: bool,
+    /// The piece's facing, only where it matters: the piece moves by its
+    /// facing and the board has a seam that can reverse it.
+    pub facing: Option<Facing>,
+    /// A two-faced token's hidden face (Kyoto), as a letter.
+    pub other_face: Option<String>,
+}
+
+/// Pieces of one kind in a hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandMark {
+    /// The kind as the notation writes drops of it.
+    pub label: String,
+    pub count: u32,
+}
+
+/// Everything one player owns or is told by the rules, for the picture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Side {
+    /// The rules text's name for the player (`A`, `White`, …).
+    pub name: String,
+    /// Pieces in hand, in the order the position text prints them.
+    pub hand: Vec<HandMark>,
+    /// Cells where this player's pieces promote (a band, a zone or the
+    /// cells where a pawn with its home facing promotes).
+    pub zone: Vec<String>,
+    /// The facing a dropped piece takes, where drops exist and facing
+    /// matters on this board.
+    pub drop_facing: Option<Facing>,
+}
+
+/// A position as a picture: the board and what stands on it.
+#[derive(Clone, Debug)]
+pub struct Diagram {
+    pub variant: String,
+    /// The board, so that a renderer can lay out cells and seams.
+    pub board: AnyBoard,
+    pub pieces: Vec<PieceMark>,
+    /// First player's side, then second player's.
+    pub sides: [Side; 2],
+    pub to_move: Player,
+    pub in_check: bool,
+}
+
+/// One action as a picture: where it starts and ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionMark {
+    /// The origin cell; `None` for a drop.
+    pub from: Option<String>,
+    /// The destination cell (a castling king's destination).
+    pub to: String,
+    /// The mover's facing after the action, where it matters (two routes
+    /// to one cell can leave a piece facing either way).
+    pub facing: Option<Facing>,
+    /// The dropped kind's label, for drops.
+    pub drop: Option<String>,
+    /// The action promotes (or otherwise changes) the piece.
+    pub promote: bool,
+}
+
+/// What a family provides to be pictured.
+pub trait Draw<P, A> {
+    /// The position as a diagram.
+    fn diagram(&self, pos: &P) -> Diagram;
+    /// A legal action of `pos` as a mark.
+    fn action_mark(&self, pos: &P, action: &A) -> ActionMark;
+}
+
+/// Whether some seam of the board reverses vertical directions, so that a
+/// piece's facing is not fixed by its owner and must be drawn.
+pub fn reverses_facing(board: &Board) -> bool {
+    board.cells().any(|c| {
+        Dir::CARDINALS
+            .iter()
+            .any(|&d| board.step(c, d).is_some_and(|s| s.transport.flip_y))
+    })
+}
+
+/// `Some(f)` when `matters`, else `None`: the one place that decides
+/// whether a facing is worth drawing.
+pub fn facing_if(matters: bool, f: Facing) -> Option<Facing> {
+    matters.then_some(f)
+}
+
+/// The board's own name for a cell written `text`, or why it is no cell.
+pub fn canonical_cell(board: &AnyBoard, text: &str) -> Result<String, CoordError> {
+    match board {
+        AnyBoard::Charts(b) => b.parse_cell(text.trim()).map(|c| b.cell_name(c)),
+        AnyBoard::Tetrahedron(t) => t.parse_cell(text.trim()).map(|c| t.cell_name(c)),
+    }
+}
+
+/// The longest start of `text` that names a cell, with what follows it.
+fn leading_cell<'t>(board: &AnyBoard, text: &'t str) -> Option<(String, &'t str)> {
+    (1..=text.len())
+        .rev()
+        .filter(|&end| text.is_char_boundary(end))
+        .find_map(|end| {
+            canonical_cell(board, &text[..end])
+                .ok()
+                .map(|c| (c, &text[end..]))
+        })
+}
+
+/// Places an action text by the cells it names, without asking whether it
+/// is legal: `from-to` with optional promotion and facing marks after it,
+/// or `X*to` for a drop. An engine's wrong answer is drawn where it claims
+/// to go this way; `None` when the text names no cells.
+pub fn loose_mark(board: &AnyBoard, text: &str) -> Option<ActionMark> {
+    let t = text.trim();
+    if let Some((piece, rest)) = t.split_once('*') {
+        let (to, _) = leading_cell(board, rest)?;
+        return Some(ActionMark {
+            from: None,
+            to,
+            facing: None,
+            drop: Some(piece.to_string()),
+            promote: false,
+        });
+    }
+    let (from, rest) = leading_cell(board, t)?;
+    let rest = rest.strip_prefix('-').or_else(|| rest.strip_prefix('x'))?;
+    let (to, suffix) = leading_cell(board, rest)?;
+    let facing = if suffix.contains('^') {
+        Some(Facing::Up)
+    } else if suffix.contains('v') {
+        Some(Facing::Down)
+    } else {
+        None
+    };
+    Some(ActionMark {
+        from: Some(from),
+        to,
+        facing,
+        drop: None,
+        // `=` alone declines a promotion; `=Q` or `=X` changes the piece.
+        promote: suffix.contains('+')
+            || suffix
+                .split_once('=')
+                .is_some_and(|(_, r)| r.starts_with(|c: char| c.is_ascii_alphabetic())),
+    })
+}

@@ -1,0 +1,80 @@
+//! How Kyoto shogi is pictured (see [`crate::diagram`]): each token shows
+//! its current face, with the face it turns to after moving hinted.
+
+use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Side};
+use crate::rules::{Player, Rules};
+use crate::topology::CellId;
+use crate::topology::file::AnyBoard;
+
+use super::pieces::{Face, Token};
+use super::position::Position;
+use super::{Action, KyotoRules};
+
+impl Draw<Position, Action> for KyotoRules {
+    fn diagram(&self, pos: &Position) -> Diagram {
+        let b = self.geo.board();
+        let pieces = pos
+            .board
+            .iter()
+            .enumerate()
+            .filter_map(|(i, slot)| {
+                slot.map(|p| PieceMark {
+                    cell: b.cell_name(CellId(i as u16)),
+                    owner: p.owner,
+                    label: p.face.letter().to_string(),
+                    promoted: false,
+                    facing: None,
+                    other_face: (p.face != Face::King)
+                        .then(|| self.flipped(p.face).letter().to_string()),
+                })
+            })
+            .collect();
+        let side = |p: Player| Side {
+            name: match p {
+                Player::First => "first player".into(),
+                Player::Second => "second player".into(),
+            },
+            // A token in hand may be dropped either face up.
+            hand: Token::ALL
+                .iter()
+                .map(|t| {
+                    let [a, b] = t.faces();
+                    HandMark {
+                        label: format!("{}/{}", a.letter(), b.letter()),
+                        count: pos.hands[p.index()][t.index()] as u32,
+                    }
+                })
+                .collect(),
+            zone: vec![],
+            drop_facing: Some(Self::facing(p)),
+        };
+        Diagram {
+            variant: self.variant().to_string(),
+            board: AnyBoard::Charts(b.clone()),
+            pieces,
+            sides: [side(Player::First), side(Player::Second)],
+            to_move: pos.to_move,
+            in_check: self.in_check(pos),
+        }
+    }
+
+    fn action_mark(&self, _pos: &Position, action: &Action) -> ActionMark {
+        let b = self.geo.board();
+        match *action {
+            Action::Move { from, to } => ActionMark {
+                from: Some(b.cell_name(from)),
+                to: b.cell_name(to),
+                facing: None,
+                drop: None,
+                promote: false,
+            },
+            Action::Drop { face, to } => ActionMark {
+                from: None,
+                to: b.cell_name(to),
+                facing: None,
+                drop: Some(face.letter().to_string()),
+                promote: false,
+            },
+        }
+    }
+}

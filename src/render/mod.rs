@@ -1,0 +1,639 @@
+//! SVG pictures of boards, positions and moves.
+//!
+//! [`render_svg`] asks a variant for the [`Diagram`] of a position and the
+//! [`ActionMark`]s of some actions, lays the board out ([`charts`] for glued
+//! square charts, [`tetra`] for the tetrahedron's rank slices) and writes
+//! one self-contained SVG document with a legend. Rendering does no I/O and
+//! is deterministic: the same question gives the same bytes, which the
+//! snapshot tests and the committed README pictures rely on.
+//!
+//! Layouts only place cells and draw the board's own marks (grid, labels,
+//! seams, cone points, tints); pieces, zones and action marks are drawn
+//! here, once, over whatever layout placed the cells.
+
+mod charts;
+mod svg;
+mod tetra;
+
+use std::collections::BTreeMap;
+
+use crate::diagram::{self, ActionMark, Diagram, PieceMark};
+use crate::movement::Facing;
+use crate::rules::Player;
+use crate::topology::file::AnyBoard;
+use crate::variant::{At, Variant, VariantError};
+
+use svg::{Anchor, Canvas, num};
+
+/// What to mark on a picture besides the position.
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    /// Cell whose piece's moves are shown (highlighted origin), if any.
+    pub from: Option<String>,
+    /// Action texts (variant's canonical notation) to mark, each with a kind.
+    pub actions: Vec<(String, MarkKind)>,
+    /// Optional caption drawn under the diagram.
+    pub caption: Option<String>,
+}
+
+/// How an action mark is drawn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    /// A legal action (a filled green dot).
+    Legal,
+    /// Expected but the engine did not give it (a hollow blue ring).
+    Missing,
+    /// The engine gave it but it was not expected (a red cross).
+    Unexpected,
+}
+
+impl MarkKind {
+    const ALL: [MarkKind; 3] = [MarkKind::Legal, MarkKind::Missing, MarkKind::Unexpected];
+
+    fn colour(self) -> &'static str {
+        match self {
+            MarkKind::Legal => "#1e9e45",
+            MarkKind::Missing => "#1f5fd6",
+            MarkKind::Unexpected => "#d62020",
+        }
+    }
+
+    fn legend(self) -> &'static str {
+        match self {
+            MarkKind::Legal => "legal destination",
+            MarkKind::Missing => "expected destination the engine did not give",
+            MarkKind::Unexpected => "destination the engine gave but was not expected",
+        }
+    }
+}
+
+/// A picture that cannot be drawn, carrying the rejected value.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The variant, position or a leading move is bad.
+    #[error(transparent)]
+    Variant(#[from] VariantError),
+    /// The `--moves-from` cell is not a cell of the board.
+    #[error("bad cell '{cell}' to show moves from: {reason}")]
+    FromCell { cell: String, reason: String },
+}
+
+/// Renders the position `at` of `variant` with `marks` as an SVG document.
+///
+/// Action texts that do not parse as actions of the position are placed by
+/// their cell names when those name cells (an illegal action an engine
+/// gave is still drawn where it claims to go); the rest are listed as text
+/// in the legend, so one bad text never spoils the picture.
+pub fn render_svg(variant: &dyn Variant, at: &At, marks: &Marks) -> Result<String, RenderError> {
+    let diagram = variant.diagram(at)?;
+    let from = match &marks.from {
+        None => None,
+        Some(text) => Some(diagram::canonical_cell(&diagram.board, text).map_err(|e| {
+            RenderError::FromCell {
+                cell: text.clone(),
+                reason: e.reason,
+            }
+        })?),
+    };
+    let texts: Vec<String> = marks.actions.iter().map(|(t, _)| t.clone()).collect();
+    let found = variant.action_marks(at, &texts)?;
+    let mut placed = Vec::new();
+    let mut unplaced = Vec::new();
+    for ((text, kind), result) in marks.actions.iter().zip(found) {
+        match result {
+            Ok(m) => placed.push((m, *kind)),
+            Err(e) => match diagram::loose_mark(&diagram.board, text) {
+                Some(m) => placed.push((m, *kind)),
+                None => unplaced.push(format!("{text} ({})", e.message)),
+            },
+        }
+    }
+    Ok(draw(
+        &diagram,
+        from.as_deref(),
+        &placed,
+        &unplaced,
+        marks.caption.as_deref(),
+    ))
+}
+
+/// The marks for `--moves-from`: every legal action of the position whose
+/// origin is `cell`, as [`MarkKind::Legal`], with the origin highlighted.
+pub fn moves_from(variant: &dyn Variant, at: &At, cell: &str) -> Result<Marks, RenderError> {
+    let diagram = variant.diagram(at)?;
+    let canonical =
+        diagram::canonical_cell(&diagram.board, cell).map_err(|e| RenderError::FromCell {
+            cell: cell.to_string(),
+            reason: e.reason,
+        })?;
+    let legal = variant.legal_actions(at)?;
+    let found = variant.action_marks(at, &legal)?;
+    let actions = legal
+        .into_iter()
+        .zip(found)
+        .filter(|(_, m)| {
+            m.as_ref()
+                .is_ok_and(|m| m.from.as_deref() == Some(canonical.as_str()))
+        })
+        .map(|(text, _)| (text, MarkKind::Legal))
+        .collect();
+    Ok(Marks {
+        from: Some(canonical),
+        actions,
+        caption: None,
+    })
+}
+
+/// A cell's square on the picture, in layout coordinates.
+#[derive(Copy, Clone, Debug)]
+struct Square {
+    x: f64,
+    y: f64,
+    size: f64,
+}
+
+impl Square {
+    fn centre(self) -> (f64, f64) {
+        (self.x + self.size / 2.0, self.y + self.size / 2.0)
+    }
+}
+
+/// How promotion zones are shown: filled cells on charts, an inset frame on
+/// the tetrahedron (whose cells already carry binding tints).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum ZoneStyle {
+    Fill,
+    Frame,
+}
+
+/// One legend line's icon.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Icon {
+    Swatch(&'static str),
+    Frame(&'static str),
+    /// A seam arrow pair; `true` when the pair opposes (a reversing seam).
+    Seam(bool),
+    Boundary,
+    Staircase,
+    Cone,
+    Piece(Player),
+    Promoted,
+    Facing,
+    OtherFace,
+    Origin,
+    Mark(MarkKind),
+}
+
+/// A board placed on the picture by a layout.
+struct Layout {
+    cells: BTreeMap<String, Square>,
+    /// Drawn under zones: cell fills and tints.
+    under: Canvas,
+    /// Drawn over zones, under pieces: grid, labels, seams.
+    over: Canvas,
+    /// Drawn over pieces: labels that must stay readable.
+    top: Canvas,
+    width: f64,
+    height: f64,
+    zones: ZoneStyle,
+    legend: Vec<(Icon, String)>,
+}
+
+const PAD: f64 = 16.0;
+const TITLE: f64 = 30.0;
+const LINE: f64 = 17.0;
+
+fn owner_name(d: &Diagram, p: Player) -> String {
+    let which = match p {
+        Player::First => "first",
+        Player::Second => "second",
+    };
+    format!("{} ({which})", d.sides[p.index()].name)
+}
+
+fn zone_colour(p: Player, style: ZoneStyle) -> &'static str {
+    match (p, style) {
+        (Player::First, ZoneStyle::Fill) => "#f8e79a",
+        (Player::Second, ZoneStyle::Fill) => "#bcd5f5",
+        (Player::First, ZoneStyle::Frame) => "#c99a00",
+        (Player::Second, ZoneStyle::Frame) => "#2f6fc4",
+    }
+}
+
+fn facing_arrow(f: Facing) -> &'static str {
+    match f {
+        Facing::Up => "↑",
+        Facing::Down => "↓",
+    }
+}
+
+fn draw(
+    d: &Diagram,
+    from: Option<&str>,
+    placed: &[(ActionMark, MarkKind)],
+    unplaced: &[String],
+    caption: Option<&str>,
+) -> String {
+    let mut layout = match &d.board {
+        AnyBoard::Charts(b) => charts::layout(b),
+        AnyBoard::Tetrahedron(t) => tetra::layout(t),
+    };
+    let mut c = Canvas::default();
+    c.comment(&format!("{} drawn by seams render", d.variant));
+    c.raw(&format!(
+        "<g transform=\"translate({},{})\">\n",
+        num(PAD),
+        num(TITLE)
+    ));
+    let under = std::mem::take(&mut layout.under);
+    c.raw(&under.into_string());
+    draw_zones(&mut c, d, &layout);
+    let over = std::mem::take(&mut layout.over);
+    c.raw(&over.into_string());
+    if let Some(sq) = from.and_then(|f| layout.cells.get(f)) {
+        c.rect(
+            sq.x + 1.5,
+            sq.y + 1.5,
+            sq.size - 3.0,
+            sq.size - 3.0,
+            "none",
+            "#ff9800",
+            3.0,
+        );
+    }
+    for p in &d.pieces {
+        if let Some(sq) = layout.cells.get(&p.cell) {
+            draw_piece(&mut c, *sq, p);
+        }
+    }
+    let top = std::mem::take(&mut layout.top);
+    c.raw(&top.into_string());
+    draw_marks(&mut c, &layout, placed);
+    c.close_group();
+
+    // Text under the board: sides, hands, legend, caption.
+    let mut lines: Vec<(Option<Icon>, String)> = Vec::new();
+    for p in [Player::First, Player::Second] {
+        let side = &d.sides[p.index()];
+        let hand: Vec<String> = side
+            .hand
+            .iter()
+            .filter(|h| h.count > 0)
+            .map(|h| {
+                if h.count == 1 {
+                    h.label.clone()
+                } else {
+                    format!("{}×{}", h.label, h.count)
+                }
+            })
+            .collect();
+        let mut s = owner_name(d, p);
+        if !hand.is_empty() {
+            s.push_str(&format!(" — in hand: {}", hand.join(" ")));
+        }
+        if let Some(f) = side.drop_facing {
+            s.push_str(&format!(" — drops face {} ({})", facing_arrow(f), f.name()));
+        }
+        if p == d.to_move {
+            s.push_str(" — to move");
+            if d.in_check {
+                s.push_str(", in check");
+            }
+        }
+        lines.push((Some(Icon::Piece(p)), s));
+    }
+    for p in [Player::First, Player::Second] {
+        if !d.sides[p.index()].zone.is_empty() {
+            let icon = match layout.zones {
+                ZoneStyle::Fill => Icon::Swatch(zone_colour(p, ZoneStyle::Fill)),
+                ZoneStyle::Frame => Icon::Frame(zone_colour(p, ZoneStyle::Frame)),
+            };
+            lines.push((
+                Some(icon),
+                format!("promotion zone of {}", d.sides[p.index()].name),
+            ));
+        }
+    }
+    for (icon, text) in std::mem::take(&mut layout.legend) {
+        lines.push((Some(icon), text));
+    }
+    if d.pieces.iter().any(|p| p.promoted) {
+        lines.push((Some(Icon::Promoted), "promoted piece (red, +)".into()));
+    }
+    if d.pieces.iter().any(|p| p.facing.is_some()) {
+        lines.push((
+            Some(Icon::Facing),
+            "facing: the way the piece's forward points (a reversing seam can flip it)".into(),
+        ));
+    }
+    if d.pieces.iter().any(|p| p.other_face.is_some()) {
+        lines.push((
+            Some(Icon::OtherFace),
+            "small grey letter: the token's other face, shown after it moves".into(),
+        ));
+    }
+    if from.is_some() {
+        lines.push((
+            Some(Icon::Origin),
+            format!("moves from {}", from.unwrap_or_default()),
+        ));
+    }
+    for kind in MarkKind::ALL {
+        if placed.iter().any(|(_, k)| *k == kind) {
+            lines.push((Some(Icon::Mark(kind)), kind.legend().into()));
+        }
+    }
+    if placed.iter().any(|(m, _)| m.facing.is_some()) {
+        lines.push((
+            None,
+            "a small triangle beside a mark is the facing on arrival; one cell may show both"
+                .into(),
+        ));
+    }
+    if !unplaced.is_empty() {
+        lines.push((None, "not on the picture:".into()));
+        for u in unplaced {
+            lines.push((None, format!("  {u}")));
+        }
+    }
+    if let Some(cap) = caption {
+        lines.push((None, cap.to_string()));
+    }
+    let text_top = TITLE + layout.height + 12.0;
+    for (i, (icon, text)) in lines.iter().enumerate() {
+        let y = text_top + i as f64 * LINE;
+        if let Some(icon) = icon {
+            draw_icon(&mut c, *icon, PAD, y);
+        }
+        c.text((PAD + 26.0, y + 11.0), 11.0, Anchor::Start, "#222", text);
+    }
+    let longest = lines
+        .iter()
+        .map(|(_, t)| t.chars().count())
+        .max()
+        .unwrap_or(0) as f64;
+    let width = (layout.width + 2.0 * PAD)
+        .max(PAD * 2.0 + 26.0 + longest * 6.2)
+        .ceil();
+    let height = (text_top + lines.len() as f64 * LINE + PAD).ceil();
+
+    let title = match &d.board {
+        AnyBoard::Charts(b) => format!("{} — {}", d.variant, b.title()),
+        AnyBoard::Tetrahedron(t) => format!("{} — {}", d.variant, t.title()),
+    };
+    let mut doc = String::new();
+    doc.push_str(&format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n",
+        w = num(width),
+        h = num(height)
+    ));
+    doc.push_str(&format!(
+        "<title>{}</title>\n",
+        svg::escape(&format!("{title}: {}", placement_summary(d)))
+    ));
+    let mut head = Canvas::default();
+    head.rect(0.0, 0.0, width, height, "#ffffff", "none", 0.0);
+    head.text_styled(
+        (PAD, 20.0),
+        14.0,
+        Anchor::Start,
+        "#111",
+        "font-weight=\"bold\"",
+        &title,
+    );
+    doc.push_str(&head.into_string());
+    doc.push_str(&c.into_string());
+    doc.push_str("</svg>\n");
+    doc
+}
+
+/// A short description for the SVG `<title>` (what screen readers say).
+fn placement_summary(d: &Diagram) -> String {
+    let count = |p: Player| d.pieces.iter().filter(|m| m.owner == p).count();
+    format!(
+        "{} pieces of {}, {} of {}; {} to move",
+        count(Player::First),
+        d.sides[0].name,
+        count(Player::Second),
+        d.sides[1].name,
+        d.sides[d.to_move.index()].name
+    )
+}
+
+fn draw_zones(c: &mut Canvas, d: &Diagram, layout: &Layout) {
+    for p in [Player::First, Player::Second] {
+        let colour = zone_colour(p, layout.zones);
+        for cell in &d.sides[p.index()].zone {
+            let Some(sq) = layout.cells.get(cell) else {
+                continue;
+            };
+            match layout.zones {
+                ZoneStyle::Fill => c.raw(&format!(
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{colour}\" fill-opacity=\"{}\"/>\n",
+                    num(sq.x),
+                    num(sq.y),
+                    num(sq.size),
+                    num(sq.size),
+                    // The second owner's tint lets the first show through
+                    // where bands overlap.
+                    if p == Player::First { "1" } else { "0.7" }
+                )),
+                ZoneStyle::Frame => {
+                    let inset = if p == Player::First { 2.0 } else { 4.0 };
+                    c.rect(
+                        sq.x + inset,
+                        sq.y + inset,
+                        sq.size - 2.0 * inset,
+                        sq.size - 2.0 * inset,
+                        "none",
+                        colour,
+                        1.6,
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn piece_colours(p: Player) -> (&'static str, &'static str, &'static str, &'static str) {
+    // (fill, stroke, text, promoted text)
+    match p {
+        Player::First => ("#ffffff", "#222222", "#111111", "#c0392b"),
+        Player::Second => ("#2b2b2b", "#000000", "#ffffff", "#ff8a7a"),
+    }
+}
+
+fn draw_piece(c: &mut Canvas, sq: Square, p: &PieceMark) {
+    let (cx, cy) = sq.centre();
+    let s = sq.size;
+    let (fill, stroke, ink, promoted_ink) = piece_colours(p.owner);
+    c.circle((cx, cy), s * 0.36, fill, stroke, 1.4);
+    let label = if p.promoted {
+        format!("+{}", p.label)
+    } else {
+        p.label.clone()
+    };
+    let size = if label.chars().count() > 1 {
+        s * 0.34
+    } else {
+        s * 0.42
+    };
+    c.text_styled(
+        (cx, cy + size * 0.36),
+        size,
+        Anchor::Middle,
+        if p.promoted { promoted_ink } else { ink },
+        "font-weight=\"bold\"",
+        &label,
+    );
+    if let Some(f) = p.facing {
+        draw_facing(c, (cx, cy), s, f, "#e67e22");
+    }
+    if let Some(other) = &p.other_face {
+        c.text(
+            (sq.x + s - 2.5, sq.y + s - 2.5),
+            s * 0.24,
+            Anchor::End,
+            "#777777",
+            other,
+        );
+    }
+}
+
+/// A small triangle at the top (up) or bottom (down) edge of a piece.
+fn draw_facing(c: &mut Canvas, (cx, cy): (f64, f64), s: f64, f: Facing, colour: &str) {
+    let sign = match f {
+        Facing::Up => -1.0,
+        Facing::Down => 1.0,
+    };
+    let tip = (cx, cy + sign * s * 0.49);
+    let base_y = cy + sign * s * 0.33;
+    let half = s * 0.12;
+    c.polygon(
+        &[tip, (cx - half, base_y), (cx + half, base_y)],
+        colour,
+        "#ffffff",
+        0.8,
+    );
+}
+
+fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]) {
+    // Marks sharing a destination are spread side by side, so that both
+    // facings of one destination stay visible.
+    let mut by_cell: BTreeMap<&str, Vec<&(ActionMark, MarkKind)>> = BTreeMap::new();
+    for m in placed {
+        by_cell.entry(m.0.to.as_str()).or_default().push(m);
+    }
+    for (cell, marks) in by_cell {
+        let Some(sq) = layout.cells.get(cell) else {
+            continue;
+        };
+        let (cx, cy) = sq.centre();
+        let s = sq.size;
+        let mut distinct: Vec<&(ActionMark, MarkKind)> = Vec::new();
+        for m in marks {
+            if !distinct
+                .iter()
+                .any(|o| o.1 == m.1 && o.0.facing == m.0.facing && o.0.drop == m.0.drop)
+            {
+                distinct.push(m);
+            }
+        }
+        let n = distinct.len() as f64;
+        for (i, (mark, kind)) in distinct.iter().map(|m| (&m.0, m.1)).enumerate() {
+            let x = cx + (i as f64 - (n - 1.0) / 2.0) * s * 0.3;
+            let at = (x, cy);
+            let colour = kind.colour();
+            match kind {
+                MarkKind::Legal => c.circle(at, s * 0.13, colour, "#ffffff", 1.0),
+                MarkKind::Missing => c.circle(at, s * 0.2, "none", colour, 2.4),
+                MarkKind::Unexpected => {
+                    let r = s * 0.16;
+                    c.line((x - r, cy - r), (x + r, cy + r), colour, 2.6);
+                    c.line((x - r, cy + r), (x + r, cy - r), colour, 2.6);
+                }
+            }
+            if let Some(f) = mark.facing {
+                let sign = match f {
+                    Facing::Up => -1.0,
+                    Facing::Down => 1.0,
+                };
+                let tip = (x, cy + sign * s * 0.42);
+                let base = cy + sign * s * 0.27;
+                c.polygon(
+                    &[tip, (x - s * 0.08, base), (x + s * 0.08, base)],
+                    colour,
+                    "#ffffff",
+                    0.6,
+                );
+            }
+            if let Some(drop) = &mark.drop {
+                c.text(
+                    (x, cy - s * 0.22),
+                    s * 0.26,
+                    Anchor::Middle,
+                    colour,
+                    &format!("{drop}*"),
+                );
+            }
+            if mark.promote {
+                c.text_styled(
+                    (x + s * 0.2, cy - s * 0.08),
+                    s * 0.3,
+                    Anchor::Middle,
+                    colour,
+                    "font-weight=\"bold\"",
+                    "+",
+                );
+            }
+        }
+    }
+}
+
+fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
+    let centre = (x + 9.0, y + 7.0);
+    match icon {
+        Icon::Swatch(fill) => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, fill, "#888888", 0.6),
+        Icon::Frame(stroke) => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, "none", stroke, 1.6),
+        Icon::Seam(opposed) => {
+            c.arrow((x + 4.0, y + 13.0), (x + 4.0, y + 1.0), 1, "#6a1b9a");
+            if opposed {
+                c.arrow((x + 14.0, y + 1.0), (x + 14.0, y + 13.0), 1, "#6a1b9a");
+            } else {
+                c.arrow((x + 14.0, y + 13.0), (x + 14.0, y + 1.0), 1, "#6a1b9a");
+            }
+        }
+        Icon::Boundary => c.line((x + 1.0, y + 7.0), (x + 17.0, y + 7.0), "#000000", 3.0),
+        Icon::Staircase => c.line((x + 1.0, y + 7.0), (x + 17.0, y + 7.0), "#d35400", 3.5),
+        Icon::Cone => c.circle(centre, 4.5, "#c0392b", "#ffffff", 1.2),
+        Icon::Piece(p) => {
+            let (fill, stroke, _, _) = piece_colours(p);
+            c.circle(centre, 6.5, fill, stroke, 1.2);
+        }
+        Icon::Promoted => {
+            c.text_styled(
+                (centre.0, y + 12.0),
+                12.0,
+                Anchor::Middle,
+                "#c0392b",
+                "font-weight=\"bold\"",
+                "+",
+            );
+        }
+        Icon::Facing => draw_facing(c, centre, 16.0, Facing::Up, "#e67e22"),
+        Icon::OtherFace => c.text((centre.0, y + 12.0), 10.0, Anchor::Middle, "#777777", "g"),
+        Icon::Origin => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, "none", "#ff9800", 3.0),
+        Icon::Mark(kind) => {
+            let colour = kind.colour();
+            match kind {
+                MarkKind::Legal => c.circle(centre, 4.5, colour, "#ffffff", 1.0),
+                MarkKind::Missing => c.circle(centre, 5.5, "none", colour, 2.2),
+                MarkKind::Unexpected => {
+                    let (cx, cy) = centre;
+                    c.line((cx - 5.0, cy - 5.0), (cx + 5.0, cy + 5.0), colour, 2.4);
+                    c.line((cx - 5.0, cy + 5.0), (cx + 5.0, cy - 5.0), colour, 2.4);
+                }
+            }
+        }
+    }
+}

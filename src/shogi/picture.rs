@@ -1,0 +1,87 @@
+//! How surface shogi is pictured (see [`crate::diagram`]): pieces with
+//! their facing where a reversing seam makes it vary, hands, bands and the
+//! facing dropped pieces take.
+
+use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Side, facing_if};
+use crate::rules::{Player, Rules};
+use crate::topology::file::AnyBoard;
+
+use super::ShogiRules;
+use super::movegen::Action;
+use super::pieces::{Kind, has_facing, player_letter};
+use super::position::Position;
+
+impl Draw<Position, Action> for ShogiRules {
+    fn diagram(&self, pos: &Position) -> Diagram {
+        let b = self.geo.board();
+        // On a board without reversing seams every piece faces its owner's
+        // way, so an arrow would say nothing.
+        let facings = !self.fixed_facing;
+        let pieces = b
+            .cells()
+            .filter_map(|c| {
+                pos.piece_at(c).map(|p| PieceMark {
+                    cell: b.cell_name(c),
+                    owner: p.owner,
+                    label: p.kind.letter().to_string(),
+                    promoted: p.promoted,
+                    facing: facing_if(facings && p.has_facing(), p.facing),
+                    other_face: None,
+                })
+            })
+            .collect();
+        let side = |p: Player| Side {
+            name: player_letter(p).to_string(),
+            hand: Kind::HAND
+                .iter()
+                .map(|&k| HandMark {
+                    label: k.letter().to_string(),
+                    count: pos.hand(p, k) as u32,
+                })
+                .collect(),
+            zone: b
+                .cells()
+                .filter(|&c| self.in_band(p, c))
+                .map(|c| b.cell_name(c))
+                .collect(),
+            drop_facing: Some(self.drop_facing(p)),
+        };
+        Diagram {
+            variant: self.variant().to_string(),
+            board: AnyBoard::Charts(b.clone()),
+            pieces,
+            sides: [side(Player::First), side(Player::Second)],
+            to_move: pos.to_move(),
+            in_check: self.in_check(pos),
+        }
+    }
+
+    fn action_mark(&self, pos: &Position, action: &Action) -> ActionMark {
+        let b = self.geo.board();
+        match *action {
+            Action::Move {
+                from,
+                to,
+                promote,
+                facing,
+            } => {
+                let matters =
+                    !self.fixed_facing && pos.piece_at(from).is_some_and(|p| has_facing(p.kind));
+                ActionMark {
+                    from: Some(b.cell_name(from)),
+                    to: b.cell_name(to),
+                    facing: facing_if(matters, facing),
+                    drop: None,
+                    promote,
+                }
+            }
+            Action::Drop { kind, to } => ActionMark {
+                from: None,
+                to: b.cell_name(to),
+                facing: None,
+                drop: Some(kind.letter().to_string()),
+                promote: false,
+            },
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! How the tetrahedral variants are pictured (see [`crate::diagram`]):
+//! pieces by their variant letters on the rank slices, hands in the
+//! position text's order, and each side's promotion zone.
+
+use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Side};
+use crate::rules::{Player, Rules};
+use crate::topology::file::AnyBoard;
+
+use super::TetraRules;
+use super::movegen::{Change, TetraAction};
+use super::position::Position;
+
+impl Draw<Position, TetraAction> for TetraRules {
+    fn diagram(&self, pos: &Position) -> Diagram {
+        let b = &self.board;
+        let pieces = pos
+            .pieces()
+            .map(|(c, p)| PieceMark {
+                cell: b.cell_name(c),
+                owner: p.owner,
+                label: self.data.letter_of(p.kind).to_string(),
+                promoted: p.promoted,
+                facing: None,
+                other_face: None,
+            })
+            .collect();
+        let side = |p: Player| Side {
+            name: match p {
+                Player::First => "White".into(),
+                Player::Second => "Black".into(),
+            },
+            hand: self
+                .data
+                .kinds
+                .iter()
+                .map(|&k| HandMark {
+                    label: self.data.letter_of(k).to_string(),
+                    count: pos.in_hand(p, k) as u32,
+                })
+                .collect(),
+            zone: b
+                .cells()
+                .filter(|c| self.t.zone[p.index()][c.index()])
+                .map(|c| b.cell_name(c))
+                .collect(),
+            drop_facing: None,
+        };
+        Diagram {
+            variant: self.variant().to_string(),
+            board: AnyBoard::Tetrahedron(b.clone()),
+            pieces,
+            sides: [side(Player::First), side(Player::Second)],
+            to_move: pos.to_move(),
+            in_check: self.in_check(pos),
+        }
+    }
+
+    fn action_mark(&self, _pos: &Position, action: &TetraAction) -> ActionMark {
+        let b = &self.board;
+        match *action {
+            TetraAction::Move { from, to, change } => ActionMark {
+                from: Some(b.cell_name(from)),
+                to: b.cell_name(to),
+                facing: None,
+                drop: None,
+                promote: change != Change::None,
+            },
+            TetraAction::Drop { kind, to } => ActionMark {
+                from: None,
+                to: b.cell_name(to),
+                facing: None,
+                drop: Some(self.data.letter_of(kind).to_string()),
+                promote: false,
+            },
+        }
+    }
+}
