@@ -4,7 +4,7 @@
 //! 1 a check found a mismatch, 2 a usage or input error. The library returns
 //! typed errors; this binary wraps them with `anyhow` context.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -21,7 +21,7 @@ use seams::conformance::reference::Reference;
 use seams::conformance::report::Report;
 use seams::conformance::runner::{self, Selection};
 use seams::conformance::version::Version;
-use seams::conformance::{self, Corpus, Tier, bisect, schema};
+use seams::conformance::{self, Corpus, Tier, bisect, html, schema};
 use seams::geometry::Geometry;
 use seams::movement::{Facing, Pattern};
 use seams::mutants::{self, MutantKind};
@@ -276,9 +276,14 @@ enum Command {
         /// exit 0. Notes from --expect are kept where a failure is unchanged.
         #[arg(long, value_name = "FILE")]
         baseline: Option<PathBuf>,
-        /// Report format on stdout.
+        /// Report format: text, json, junit, markdown, or html (a page that
+        /// draws each failing position with the expected and actual
+        /// answers marked).
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Write the report to this file (atomically) instead of stdout.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
         /// Time limit for each reply, in milliseconds.
         #[arg(long, value_name = "T", default_value_t = 30_000)]
         timeout_ms: u64,
@@ -384,6 +389,8 @@ enum Format {
     Json,
     Junit,
     Markdown,
+    /// One self-contained page with a picture of every failing position.
+    Html,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
@@ -1038,6 +1045,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             expect,
             baseline,
             format,
+            out,
             timeout_ms,
             corpus,
             verbose,
@@ -1052,6 +1060,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 expect,
                 baseline,
                 format,
+                out,
                 timeout_ms,
                 corpus,
                 verbose,
@@ -1293,6 +1302,7 @@ struct ConformArgs {
     expect: Option<PathBuf>,
     baseline: Option<PathBuf>,
     format: Format,
+    out: Option<PathBuf>,
     timeout_ms: u64,
     corpus: Option<PathBuf>,
     verbose: bool,
@@ -1314,6 +1324,11 @@ fn start_engine(command: &str, timeout_ms: u64) -> Result<Process> {
 }
 
 fn conform(lib: &'static Library, a: ConformArgs) -> Result<ExitCode> {
+    if let Some(path) = &a.out {
+        // Refuse a report path that cannot be written before the run, not
+        // after minutes of cases.
+        check_writable_parent(path).context("--out")?;
+    }
     let corpus = match &a.corpus {
         None => Corpus::builtin()?,
         Some(dir) => Corpus::from_dir(dir)
@@ -1409,8 +1424,23 @@ fn conform(lib: &'static Library, a: ConformArgs) -> Result<ExitCode> {
         }
         Format::Junit => report.junit().context("writing the JUnit report")?,
         Format::Markdown => report.markdown(),
+        Format::Html => {
+            let figures: Vec<Option<html::Figure>> = cases
+                .iter()
+                .zip(&results)
+                .map(|((_, case), r)| html::figure(case, &r.outcome, &normalizers))
+                .collect();
+            report.html(&figures)
+        }
     };
-    print!("{out}");
+    match &a.out {
+        None => print!("{out}"),
+        Some(path) => {
+            conformance::write_atomically(path, &out)
+                .with_context(|| format!("writing the report {}", path.display()))?;
+            eprintln!("wrote the report to {}", path.display());
+        }
+    }
     Ok(if a.baseline.is_some() || report.mismatches() == 0 {
         ExitCode::SUCCESS
     } else {
@@ -1915,4 +1945,25 @@ fn print_audit(r: &seams::audit::Report) {
             }
         }
     }
+}
+
+/// Fails unless `path` names a file that could be created: its folder
+/// exists and it is not itself a folder. Checked before long work so that a
+/// typo in an output path is reported at once.
+fn check_writable_parent(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("{} is a folder, not a file", path.display());
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        bail!(
+            "cannot write {}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        );
+    }
+    Ok(())
 }

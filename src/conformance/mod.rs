@@ -13,6 +13,7 @@ pub mod case;
 pub mod coverage;
 pub mod engine;
 pub mod expectations;
+pub mod html;
 pub mod id;
 pub mod protocol;
 pub mod reference;

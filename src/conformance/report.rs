@@ -109,8 +109,15 @@ impl Report<'_> {
             .join(", ")
     }
 
-    fn verdict(&self, i: usize) -> Option<Verdict> {
+    pub(super) fn verdict(&self, i: usize) -> Option<Verdict> {
         self.verdicts.and_then(|v| v.get(i).copied())
+    }
+
+    /// Whether result `i` belongs in a list of problems: it fails or errs,
+    /// or it differs from the expectations file.
+    pub(super) fn is_problem(&self, i: usize) -> bool {
+        self.results[i].outcome.kind().is_failure()
+            || self.verdict(i).is_some_and(|v| v.is_mismatch())
     }
 
     /// Number of results that do not match expectations (or, without an
@@ -126,7 +133,7 @@ impl Report<'_> {
         }
     }
 
-    fn headline(&self) -> String {
+    pub(super) fn headline(&self) -> String {
         let t = self.total();
         let mut s = format!(
             "{} cases: {} passed, {} failed, {} unsupported, {} errors",
@@ -349,9 +356,7 @@ impl Report<'_> {
             .results
             .iter()
             .enumerate()
-            .filter(|(i, r)| {
-                r.outcome.kind().is_failure() || self.verdict(*i).is_some_and(|v| v.is_mismatch())
-            })
+            .filter(|(i, _)| self.is_problem(*i))
             .collect();
         if !problems.is_empty() {
             let _ = writeln!(s, "### Problems\n");

@@ -58,6 +58,15 @@ impl MarkKind {
         }
     }
 
+    /// The mark's name in the SVG's `data-mark` attribute.
+    pub fn name(self) -> &'static str {
+        match self {
+            MarkKind::Legal => "legal",
+            MarkKind::Missing => "missing",
+            MarkKind::Unexpected => "unexpected",
+        }
+    }
+
     fn legend(self) -> &'static str {
         match self {
             MarkKind::Legal => "legal destination",
@@ -544,6 +553,14 @@ fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]
             let x = cx + (i as f64 - (n - 1.0) / 2.0) * s * 0.3;
             let at = (x, cy);
             let colour = kind.colour();
+            // Grouped and labelled, so that a reader (or a test) can tell
+            // which kind of mark stands on which cell without reading
+            // colours.
+            c.raw(&format!(
+                "<g data-mark=\"{}\" data-cell=\"{}\">",
+                kind.name(),
+                svg::escape(cell)
+            ));
             match kind {
                 MarkKind::Legal => c.circle(at, s * 0.13, colour, "#ffffff", 1.0),
                 MarkKind::Missing => c.circle(at, s * 0.2, "none", colour, 2.4),
@@ -586,6 +603,7 @@ fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]
                     "+",
                 );
             }
+            c.close_group();
         }
     }
 }

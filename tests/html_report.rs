@@ -1,0 +1,320 @@
+//! The HTML conformance report: a failing case from a mutant engine is
+//! drawn with its wrong destinations marked, every embedded picture is
+//! valid SVG, and the page renders to a non-blank screenshot in headless
+//! Chromium (skipped, loudly, where no Chromium is installed; `.ci/run`
+//! installs it).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{check_input_error, seams};
+
+/// A scratch folder for one test, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// Runs the cone-diagonals mutant on one legal-actions case (it wrongly
+/// lets a genus-two silver step along the forbidden diagonal `I:a4-I:i5`)
+/// and returns the HTML report.
+fn mutant_report(dir: &Path) -> (PathBuf, String) {
+    let out = dir.join("report.html");
+    let r = seams(&[
+        "conform",
+        "--engine",
+        "seams engine --mutant cone-diagonals",
+        "--case",
+        "shogi/genus2/cone-diagonal-forbidden*",
+        "--format",
+        "html",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(r.code, 1, "a failing run exits 1; stderr: {}", r.stderr);
+    assert!(
+        r.stdout.is_empty(),
+        "the report went to --out: {}",
+        r.stdout
+    );
+    let html = std::fs::read_to_string(&out).expect("the report was written");
+    (out, html)
+}
+
+/// The `<svg …>…</svg>` elements of a page.
+fn svgs(html: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find("<svg") {
+        let Some(len) = rest[start..].find("</svg>") else {
+            break;
+        };
+        let end = start + len + "</svg>".len();
+        out.push(&rest[start..end]);
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[test]
+fn a_mutant_failure_is_drawn_with_the_wrong_destination_marked() {
+    let dir = scratch("html-mutant");
+    let (_, html) = mutant_report(&dir);
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("seams-mutant-cone-diagonals"));
+    assert!(html.contains("shogi/genus2/cone-diagonal-forbidden"));
+    assert!(html.contains("0 missing, 1 unexpected, 7 agreed"), "{html}");
+    let pictures = svgs(&html);
+    assert_eq!(pictures.len(), 1, "one failing variant case, one picture");
+    let svg = pictures[0];
+    // The unexpected destination is marked as such, the agreed ones as
+    // legal, and none is marked missing.
+    assert_eq!(svg.matches("data-mark=\"unexpected\"").count(), 1, "{svg}");
+    assert!(svg.contains("data-mark=\"legal\""), "{svg}");
+    assert!(!svg.contains("data-mark=\"missing\""), "{svg}");
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default());
+    assert!(tree.is_ok(), "the embedded SVG parses: {:?}", tree.err());
+}
+
+#[test]
+fn a_passing_run_has_no_problems_and_no_pictures() {
+    let dir = scratch("html-pass");
+    let out = dir.join("ok.html");
+    let r = seams(&[
+        "conform",
+        "--case",
+        "shogi/genus2/*",
+        "--format",
+        "html",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let html = std::fs::read_to_string(&out).expect("written");
+    assert!(html.contains("<h2>Problems (0)</h2>"));
+    assert!(svgs(&html).is_empty());
+}
+
+#[test]
+fn html_goes_to_stdout_without_out() {
+    let r = seams(&[
+        "conform",
+        "--case",
+        "kyoto/drop/pawn-face*",
+        "--format",
+        "html",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("<!DOCTYPE html>"));
+    assert!(r.stdout.trim_end().ends_with("</html>"));
+}
+
+#[test]
+fn a_report_path_that_cannot_be_written_is_refused_before_the_run() {
+    let dir = scratch("html-bad-out");
+    let missing = dir.join("no/such/folder/report.html");
+    check_input_error(
+        &[
+            "conform",
+            "--format",
+            "html",
+            "--out",
+            missing.to_str().expect("utf-8"),
+        ],
+        "does not exist",
+    );
+    check_input_error(
+        &[
+            "conform",
+            "--format",
+            "html",
+            "--out",
+            dir.to_str().expect("utf-8"),
+        ],
+        "is a folder",
+    );
+    assert!(
+        std::fs::read_dir(&dir).expect("readable").next().is_none(),
+        "nothing was written"
+    );
+}
+
+/// Where Debian's Chromium lives; `SEAMS_CHROMIUM` overrides.
+fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("SEAMS_CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+}
+
+#[test]
+fn the_report_renders_in_headless_chromium() {
+    let Some(browser) = chromium() else {
+        eprintln!("############################################################");
+        eprintln!("# SKIPPED: no Chromium at /usr/bin/chromium (set");
+        eprintln!("# SEAMS_CHROMIUM); the HTML report was not rendered in a");
+        eprintln!("# browser. .ci/run installs Debian's chromium package.");
+        eprintln!("############################################################");
+        return;
+    };
+    let dir = scratch("html-chromium");
+    let (page, _) = mutant_report(&dir);
+    let shot = dir.join("shot.png");
+    let profile = dir.join("profile");
+    let status = Command::new(&browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1200,1600",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium starts");
+    assert!(
+        shot.is_file(),
+        "chromium wrote no screenshot; status {:?}, stderr: {}",
+        status.status,
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let png = resvg::tiny_skia::Pixmap::load_png(&shot).expect("a PNG screenshot");
+    let pixels = png.pixels();
+    let background = pixels[0];
+    let differing = pixels.iter().filter(|p| **p != background).count();
+    assert!(
+        differing * 100 > pixels.len(),
+        "the screenshot is blank: only {differing} of {} pixels differ from the corner",
+        pixels.len()
+    );
+    // The red of the FAIL badge shows that the page's styles were applied.
+    let red = pixels
+        .iter()
+        .filter(|p| p.red() > 150 && p.green() < 80 && p.blue() < 80)
+        .count();
+    assert!(
+        red > 50,
+        "no red FAIL badge in the screenshot ({red} red pixels)"
+    );
+}
+
+/// The picture `html::figure` draws for a case given as JSON and an
+/// engine's wrong answer, as (mark kind, cell) pairs read off the SVG.
+fn figure_marks(case: serde_json::Value, expected: &str, actual: &str) -> Vec<(String, String)> {
+    use seams::conformance::html::{Figure, figure};
+    use seams::conformance::{Case, Outcome};
+    let case: Case = serde_json::from_value(case).expect("a case");
+    let variants: Vec<&dyn seams::variant::Variant> = seams::variant::registry()
+        .iter()
+        .map(|v| v.as_ref())
+        .collect();
+    let outcome = Outcome::Fail {
+        expected: expected.into(),
+        actual: actual.into(),
+        detail: "differs".into(),
+    };
+    let Some(Figure::Drawn { svg, .. }) = figure(&case, &outcome, &variants) else {
+        panic!("a picture is drawn");
+    };
+    let mut out: Vec<(String, String)> = svg
+        .split("<g data-mark=\"")
+        .skip(1)
+        .map(|rest| {
+            let kind = rest.split('"').next().unwrap_or_default().to_string();
+            let cell = rest
+                .split("data-cell=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap_or_default()
+                .to_string();
+            (kind, cell)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn pair(kind: &str, cell: &str) -> (String, String) {
+    (kind.to_string(), cell.to_string())
+}
+
+#[test]
+fn legal_action_sets_mark_missing_unexpected_and_agreed_destinations() {
+    // A knight's two moves are expected; the engine gives one of them and
+    // a move that is not legal at all. Illegal texts are still drawn where
+    // they claim to go.
+    let marks = figure_marks(
+        serde_json::json!({
+            "id": "x", "title": "t", "clauses": [], "provenance": {"kind": "reference", "reviewed": "test"},
+            "check": {"kind": "legal-actions", "variant": "chess-flat",
+                      "position": "4k3/8/8/8/8/8/8/1N2K3 w - -",
+                      "expect": ["b1-a3", "b1-c3"]}
+        }),
+        r#"["b1-a3","b1-c3"]"#,
+        r#"["b1-c3","b1-b3"]"#,
+    );
+    assert_eq!(
+        marks,
+        [
+            pair("legal", "c3"),
+            pair("missing", "a3"),
+            pair("unexpected", "b3")
+        ]
+    );
+}
+
+#[test]
+fn a_refused_legal_action_is_missing_and_an_accepted_illegal_one_unexpected() {
+    let case = |action: &str, legal: bool| {
+        serde_json::json!({
+            "id": "x", "title": "t", "clauses": [], "provenance": {"kind": "reference", "reviewed": "test"},
+            "check": {"kind": "action", "variant": "chess-flat", "action": action,
+                      "expect": {"legal": legal}}
+        })
+    };
+    assert_eq!(
+        figure_marks(
+            case("e2-e4", true),
+            r#"{"legal":true}"#,
+            r#"{"legal":false}"#
+        ),
+        [pair("missing", "e4")]
+    );
+    assert_eq!(
+        figure_marks(
+            case("e2-e5", false),
+            r#"{"legal":false}"#,
+            r#"{"legal":true}"#
+        ),
+        [pair("unexpected", "e5")]
+    );
+}
+
+#[test]
+fn a_wrong_divide_marks_missing_and_extra_root_actions() {
+    let marks = figure_marks(
+        serde_json::json!({
+            "id": "x", "title": "t", "clauses": [], "provenance": {"kind": "reference", "reviewed": "test"},
+            "check": {"kind": "perft", "variant": "chess-flat",
+                      "position": "4k3/8/8/8/8/8/8/1N2K3 w - -", "depth": 1, "expect": 2,
+                      "divide": {"b1-a3": 1, "b1-c3": 1}}
+        }),
+        r#"{"b1-a3":1,"b1-c3":1}"#,
+        r#"{"b1-c3":1,"b1-d2":1}"#,
+    );
+    assert_eq!(marks, [pair("missing", "a3"), pair("unexpected", "d2")]);
+}
