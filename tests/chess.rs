@@ -2,6 +2,9 @@
 //! independent engine, property tests for the player exchange and the
 //! endings on all three surfaces, and the chess corpus cases.
 
+mod common;
+
+use common::other_engines::{cozy_moves, cozy_perft};
 use seams::chess::{ChessRules, builtin_variant};
 use seams::rules::Rules;
 
@@ -77,33 +80,6 @@ fn cozy_text(v: &ChessRules, pos: &seams::chess::Position, a: &seams::chess::Act
         s.push(k.letter().to_ascii_lowercase());
     }
     s
-}
-
-fn cozy_moves(board: &cozy_chess::Board) -> Vec<cozy_chess::Move> {
-    let mut out = Vec::new();
-    board.generate_moves(|ms| {
-        out.extend(ms);
-        false
-    });
-    out
-}
-
-fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = cozy_moves(board);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .into_iter()
-        .map(|m| {
-            let mut b = board.clone();
-            b.play_unchecked(m);
-            cozy_perft(&b, depth - 1)
-        })
-        .sum()
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! attack search relies on, and property tests on all surfaces. The corpus
 //! cases of `conformance/cases/shogi` run in `tests/corpus.rs`.
 
+mod common;
+
 use seams::rules::Rules;
 use seams::shogi::{ShogiRules, builtin_variant, builtin_variants};
 
@@ -443,51 +445,16 @@ mod cross_check {
     use seams::rules::{Player, Rules};
     use seams::shogi::{Position, ShogiRules, builtin_variant};
 
-    /// The position as USI SFEN: the placement and hands are already in
-    /// that format; only the side letter differs.
+    use crate::common::other_engines::{haitaka_moves, sfen as usi};
+
     fn sfen(r: &ShogiRules, p: &Position) -> String {
-        let text = r.format_position(p);
-        let mut f: Vec<&str> = text.split(' ').collect();
-        f[1] = match p.to_move() {
-            Player::First => "b",
-            Player::Second => "w",
-        };
-        f.join(" ")
+        usi(&r.format_position(p), p.to_move() == Player::First)
     }
 
-    /// The other generator's legal-move count. Its own pawn-drop-mate test
-    /// can accept a mating pawn drop (it treats any reported piece as
-    /// mobile), so each checking pawn drop is re-tested here by counting the
-    /// replies it allows.
+    /// The other generator's legal-move count (see `haitaka_moves`).
     fn other_count(sfen: &str) -> usize {
         let board = haitaka::Board::from_sfen(sfen).expect("the other generator reads the SFEN");
-        let replies = |b: &haitaka::Board| {
-            let mut n = 0;
-            b.generate_board_moves(|moves| {
-                n += moves.into_iter().len();
-                false
-            });
-            n
-        };
-        let mut n = replies(&board);
-        board.generate_drops(|moves| {
-            for mv in moves {
-                if let haitaka::Move::Drop {
-                    piece: haitaka::Piece::Pawn,
-                    ..
-                } = mv
-                {
-                    let mut after = board.clone();
-                    after.play_unchecked(mv);
-                    if !after.checkers().is_empty() && replies(&after) == 0 {
-                        continue;
-                    }
-                }
-                n += 1;
-            }
-            false
-        });
-        n
+        haitaka_moves(&board).len()
     }
 
     #[test]

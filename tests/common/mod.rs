@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test file uses a different subset
 
+pub mod other_engines;
+
 use std::process::Command;
 
 /// What one run of the binary produced.
