@@ -12,6 +12,7 @@
 pub mod audit;
 pub mod chess;
 pub mod conformance;
+pub mod design;
 pub mod draft;
 pub mod geometry;
 pub mod kyoto;

@@ -148,6 +148,8 @@ pub trait Variant: Send + Sync {
     /// The opening audit of the position (see [`crate::audit`]); `plies`
     /// is checked by [`crate::audit::audit_variant`].
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError>;
+    /// The designer facts of the variant's data (see [`crate::design`]).
+    fn design_facts(&self) -> Option<crate::design::Facts>;
 }
 
 /// Plays `at` without game-end rules: parse each move in turn.
@@ -170,6 +172,10 @@ fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
 }
 
 impl<R: Rules> Variant for R {
+    fn design_facts(&self) -> Option<crate::design::Facts> {
+        Rules::design_facts(self)
+    }
+
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError> {
         let pos = reach(self, at)?;
         Ok(crate::audit::audit(self, &pos, plies))
