@@ -311,9 +311,9 @@ impl CheckReport {
             for p in &d.bishops.players {
                 if !p.balanced {
                     out.push(format!(
-                        "{}: {:?} bishops not colour-balanced ({} dark, {} light)",
+                        "{}: {} bishops not colour-balanced ({} dark, {} light)",
                         d.variant,
-                        p.owner,
+                        player_name(p.owner),
                         p.dark.len(),
                         p.light.len()
                     ));
@@ -321,8 +321,10 @@ impl CheckReport {
             }
             for p in d.stuck_pawns() {
                 out.push(format!(
-                    "{}: the {:?} pawn on {} has no forward path to promotion",
-                    d.variant, p.owner, p.cell
+                    "{}: the {} pawn on {} has no forward path to promotion",
+                    d.variant,
+                    player_name(p.owner),
+                    p.cell
                 ));
             }
             let n = d.immobile_drops().len();
@@ -363,6 +365,13 @@ pub fn board_rows(lib: &Library) -> Result<Vec<BoardRow>, DraftError> {
         });
     }
     Ok(out)
+}
+
+fn player_name(p: crate::rules::Player) -> &'static str {
+    match p {
+        crate::rules::Player::First => "first",
+        crate::rules::Player::Second => "second",
+    }
 }
 
 /// The derived facts of every tetrahedral board of a library.
