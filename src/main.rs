@@ -437,11 +437,17 @@ enum SpecCommand {
         json: bool,
     },
     /// Check a rules draft (an edited copy of spec/) without writing
-    /// anything: load errors, each board's derived geometry, whether each
-    /// initial position is exchange-symmetric under Φ, and every corpus
-    /// case whose expected answer the draft would change (old → new, with
-    /// its clauses). Exit status 0 when no case changes, 1 when some case
-    /// changes, 2 when the draft cannot be loaded.
+    /// anything: load errors, each board's derived geometry (the
+    /// tetrahedron's facts too), whether each initial position is
+    /// exchange-symmetric under Φ, each player's bishops by colour class
+    /// where the board has an alternating colouring (GEO-I2; otherwise the
+    /// odd cycle through a seam that forbids one), initial pawns without a
+    /// forward path to promotion on the empty board, drops allowed onto
+    /// cells where the piece could never move, the opening audit of every
+    /// setup (--plies), and every corpus case whose expected answer the
+    /// draft would change (old → new, with its clauses). Exit status 0 when
+    /// no case changes, 1 when some case changes, 2 when the draft cannot
+    /// be loaded; the designer findings do not change it.
     ///
     /// With --accept --version X.Y --corpus DIR the draft becomes rules
     /// version X.Y: the data files of every family with a changed case get
@@ -450,12 +456,17 @@ enum SpecCommand {
     /// `reference` cases marked NEEDS REVIEW, changed board-geometry cases
     /// are rewritten in place, ids are rehashed and each family's rules.md
     /// gets a changelog entry. Nothing is written unless everything can
-    /// be; each file is replaced atomically.
+    /// be; each file is replaced atomically. With --into SPEC_DIR the
+    /// accepted draft is then written into that spec folder (normally the
+    /// project's spec/; never implied): every folder the draft has is made
+    /// equal to the draft's.
     ///
     /// Example: cp -r spec draft && $EDITOR draft/boards/klein-9x18.toml &&
     /// seams spec check draft
     ///
     /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases
+    ///
+    /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases --into spec
     Check {
         /// The draft spec folder (boards/ plus family folders; a missing
         /// family folder means the built-in one).
