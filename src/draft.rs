@@ -58,6 +58,8 @@ pub enum DraftError {
     },
     #[error("{variant}: the opening audit cannot run: {message}")]
     Audit { variant: String, message: String },
+    #[error("--plies must be between 1 and {max}, not {plies}")]
+    Plies { plies: u32, max: u32 },
     #[error(
         "case '{id}' changes, but its new answer cannot be written as an expectation: {message}"
     )]
@@ -416,9 +418,9 @@ pub fn audit_rows(
     plies: u32,
 ) -> Result<Vec<crate::audit::Report>, DraftError> {
     if plies == 0 || plies > crate::audit::MAX_PLIES {
-        return Err(DraftError::Audit {
-            variant: "--plies".into(),
-            message: crate::audit::AuditError::Plies(plies).to_string(),
+        return Err(DraftError::Plies {
+            plies,
+            max: crate::audit::MAX_PLIES,
         });
     }
     let at = crate::variant::At {
@@ -902,24 +904,33 @@ fn mirrored_folders() -> impl Iterator<Item = &'static str> {
 /// is loaded (every board and variant built) and `into` must already be a
 /// spec folder before anything is written; each file is replaced
 /// atomically, and the written folder must load again afterwards.
+/// Whether `into` can receive the draft in `draft_dir` ([`write_into`]):
+/// a spec folder (with `boards/`) other than the draft itself. Checked
+/// before `--accept` writes anything.
+pub fn check_into(draft_dir: &Path, into: &Path) -> Result<(), DraftError> {
+    let io = |message: &str| DraftError::Io {
+        path: into.display().to_string(),
+        message: message.into(),
+    };
+    if !into.join("boards").is_dir() {
+        return Err(io("--into: not a spec folder (it has no boards/ folder)"));
+    }
+    let same = match (draft_dir.canonicalize(), into.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return Err(io("--into: this is the draft folder itself"));
+    }
+    Ok(())
+}
+
 pub fn write_into(draft_dir: &Path, into: &Path) -> Result<Released, DraftError> {
     let io = |p: &Path, message: String| DraftError::Io {
         path: p.display().to_string(),
         message,
     };
-    if !into.join("boards").is_dir() {
-        return Err(io(
-            into,
-            "--into: not a spec folder (it has no boards/ folder)".into(),
-        ));
-    }
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if same(draft_dir, into) {
-        return Err(io(into, "--into: this is the draft folder itself".into()));
-    }
+    check_into(draft_dir, into)?;
     Draft::load(draft_dir)?;
     let mut writes: Vec<(PathBuf, String)> = Vec::new();
     let mut removes: Vec<PathBuf> = Vec::new();

@@ -1704,13 +1704,16 @@ fn spec_check(dir: &std::path::Path, o: &SpecCheckOptions) -> Result<ExitCode> {
     if accept && corpus_dir.is_none() {
         bail!("--accept rewrites corpus files: give the corpus folder with --corpus DIR");
     }
-    if let Some(into) = o.into
-        && !into.join("boards").is_dir()
-    {
+    if o.plies == 0 || o.plies > seams::audit::MAX_PLIES {
         bail!(
-            "{}: --into: not a spec folder (it has no boards/ folder)",
-            into.display()
+            "--plies must be between 1 and {}, not {}",
+            seams::audit::MAX_PLIES,
+            o.plies
         );
+    }
+    if let Some(into) = o.into {
+        // Refused before --accept writes the draft or the corpus.
+        seams::draft::check_into(dir, into)?;
     }
     let corpus = load_corpus(corpus_dir)?;
     let (draft, report) = seams::draft::check_with(dir, &corpus, o.plies)

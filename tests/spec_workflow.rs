@@ -706,7 +706,7 @@ fn audit_plies_are_a_flag_and_checked() {
     let err = draft::check_with(&d, &Corpus::builtin().unwrap(), 0)
         .err()
         .unwrap();
-    assert!(matches!(err, DraftError::Audit { .. }), "{err:?}");
+    assert!(matches!(err, DraftError::Plies { plies: 0, max: 4 }), "{err:?}");
     std::fs::remove_dir_all(root).unwrap();
 }
 
@@ -729,8 +729,9 @@ fn accept_into_writes_a_scratch_spec_folder() {
     )
     .unwrap();
 
-    // Usage errors: --into needs --accept; --into must be a spec folder;
-    // nothing is written by a refused run.
+    // Usage errors: --into needs --accept; --into must be a spec folder
+    // other than the draft; nothing is written by a refused run.
+    let cases_before = Corpus::from_dir(&cases).unwrap().cases.len();
     let r = seams(&["spec", "check", p(&d), "--into", p(&into)]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     common::check_input_error(
@@ -755,6 +756,27 @@ fn accept_into_writes_a_scratch_spec_folder() {
     );
     let err = draft::write_into(&d, &d).err().unwrap();
     assert!(err.to_string().contains("the draft folder itself"), "{err}");
+    common::check_input_error(
+        &[
+            "spec",
+            "check",
+            p(&d),
+            "--accept",
+            "--version",
+            "0.3",
+            "--corpus",
+            p(&cases),
+            "--into",
+            p(&d),
+        ],
+        "the draft folder itself",
+    );
+    let data = std::fs::read_to_string(d.join("shogi/shogi-klein.toml")).unwrap();
+    assert!(
+        data.contains("rules-version = \"0.2\""),
+        "the refused run wrote the draft"
+    );
+    assert_eq!(Corpus::from_dir(&cases).unwrap().cases.len(), cases_before);
 
     let r = seams(&[
         "spec",
