@@ -180,8 +180,7 @@ impl BishopColours {
                 .into_iter()
                 .map(|owner| {
                     let (mut d, mut l) = (Vec::new(), Vec::new());
-                    for &(o, c) in bishops.iter().filter(|(o, _)| *o == owner) {
-                        debug_assert_eq!(o, owner);
+                    for &(_, c) in bishops.iter().filter(|(o, _)| *o == owner) {
                         if dark[c.index()] {
                             d.push(board.cell_name(c));
                         } else {

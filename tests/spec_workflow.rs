@@ -706,7 +706,10 @@ fn audit_plies_are_a_flag_and_checked() {
     let err = draft::check_with(&d, &Corpus::builtin().unwrap(), 0)
         .err()
         .unwrap();
-    assert!(matches!(err, DraftError::Plies { plies: 0, max: 4 }), "{err:?}");
+    assert!(
+        matches!(err, DraftError::Plies { plies: 0, max: 4 }),
+        "{err:?}"
+    );
     std::fs::remove_dir_all(root).unwrap();
 }
 
