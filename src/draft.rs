@@ -56,6 +56,10 @@ pub enum DraftError {
         current: String,
         new: String,
     },
+    #[error("{variant}: the opening audit cannot run: {message}")]
+    Audit { variant: String, message: String },
+    #[error("--plies must be between 1 and {max}, not {plies}")]
+    Plies { plies: u32, max: u32 },
     #[error(
         "case '{id}' changes, but its new answer cannot be written as an expectation: {message}"
     )]
@@ -208,6 +212,48 @@ pub struct BoardRow {
     pub bishop_reach: BTreeMap<usize, usize>,
 }
 
+/// The derived facts of one tetrahedral board (GEO-8.5).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct SolidRow {
+    pub board: String,
+    pub shape: String,
+    pub side: u8,
+    #[serde(flatten)]
+    pub facts: crate::topology::tetra::TetraFacts,
+}
+
+/// The designer facts of one variant's setup and drop rules.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct DesignRow {
+    pub variant: String,
+    /// Each player's initial bishops by colour class (GEO-I2).
+    pub bishops: crate::design::BishopColours,
+    /// Each initial pawn's forward path to a promotion target.
+    pub pawns: crate::design::PawnFacts,
+    /// Drops onto cells where the piece could never move.
+    pub drops: crate::design::DropFacts,
+}
+
+impl DesignRow {
+    /// The initial pawns with no path to a promotion target.
+    pub fn stuck_pawns(&self) -> Vec<&crate::design::PawnPath> {
+        match &self.pawns {
+            crate::design::PawnFacts::Paths { pawns } => {
+                pawns.iter().filter(|p| p.moves.is_none()).collect()
+            }
+            crate::design::PawnFacts::NotApplicable { .. } => Vec::new(),
+        }
+    }
+
+    /// The drops onto cells where the piece could never move.
+    pub fn immobile_drops(&self) -> &[crate::design::ImmobileDrop] {
+        match &self.drops {
+            crate::design::DropFacts::Checked { immobile, .. } => immobile,
+            crate::design::DropFacts::NoDrops => &[],
+        }
+    }
+}
+
 /// Whether a variant's initial position is exchange-symmetric.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct SymmetryRow {
@@ -247,11 +293,53 @@ pub struct CorpusRun {
 pub struct CheckReport {
     pub spec: String,
     pub boards: Vec<BoardRow>,
+    /// Boards without square cells (the tetrahedron), with their facts.
+    pub solids: Vec<SolidRow>,
     pub variants: Vec<SymmetryRow>,
+    /// Bishop colours, pawn paths and immobile drops per variant.
+    pub design: Vec<DesignRow>,
+    /// The opening audit of every variant's initial position.
+    pub audits: Vec<crate::audit::Report>,
     pub corpus: CorpusRun,
 }
 
 impl CheckReport {
+    /// Whether some player's bishops are unbalanced on a colourable board,
+    /// some initial pawn cannot reach promotion, or some drop lands where
+    /// the piece can never move, as one line per finding.
+    pub fn design_findings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for d in &self.design {
+            for p in &d.bishops.players {
+                if !p.balanced {
+                    out.push(format!(
+                        "{}: {} bishops not colour-balanced ({} dark, {} light)",
+                        d.variant,
+                        player_name(p.owner),
+                        p.dark.len(),
+                        p.light.len()
+                    ));
+                }
+            }
+            for p in d.stuck_pawns() {
+                out.push(format!(
+                    "{}: the {} pawn on {} has no forward path to promotion",
+                    d.variant,
+                    player_name(p.owner),
+                    p.cell
+                ));
+            }
+            let n = d.immobile_drops().len();
+            if n > 0 {
+                out.push(format!(
+                    "{}: {n} drops land where the piece can never move",
+                    d.variant
+                ));
+            }
+        }
+        out
+    }
+
     /// Whether every variant whose family can say is exchange-symmetric.
     pub fn symmetric(&self) -> bool {
         self.variants
@@ -279,6 +367,75 @@ pub fn board_rows(lib: &Library) -> Result<Vec<BoardRow>, DraftError> {
         });
     }
     Ok(out)
+}
+
+fn player_name(p: crate::rules::Player) -> &'static str {
+    match p {
+        crate::rules::Player::First => "first",
+        crate::rules::Player::Second => "second",
+    }
+}
+
+/// The derived facts of every tetrahedral board of a library.
+pub fn solid_rows(lib: &Library) -> Vec<SolidRow> {
+    lib.solid_names()
+        .filter_map(|name| lib.solid(name))
+        .map(|t| SolidRow {
+            board: t.name().to_string(),
+            shape: "tetrahedron".into(),
+            side: t.side(),
+            facts: t.facts(),
+        })
+        .collect()
+}
+
+/// The designer facts of every variant that gathers them, with bishop
+/// colours judged on the board of `lib` the variant is played on.
+pub fn design_rows(lib: &Library, variants: &[&dyn Variant]) -> Vec<DesignRow> {
+    variants
+        .iter()
+        .filter_map(|v| {
+            let facts = v.design_facts()?;
+            let board = facts
+                .board
+                .as_deref()
+                .and_then(|b| lib.geometry(b).ok())
+                .map(|g| g.board());
+            Some(DesignRow {
+                variant: v.name().to_string(),
+                bishops: crate::design::BishopColours::new(board, &facts.bishops),
+                pawns: facts.pawns,
+                drops: facts.drops,
+            })
+        })
+        .collect()
+}
+
+/// The opening audit (see [`crate::audit`]) of every variant's initial
+/// position, to `plies` plies.
+pub fn audit_rows(
+    variants: &[&dyn Variant],
+    plies: u32,
+) -> Result<Vec<crate::audit::Report>, DraftError> {
+    if plies == 0 || plies > crate::audit::MAX_PLIES {
+        return Err(DraftError::Plies {
+            plies,
+            max: crate::audit::MAX_PLIES,
+        });
+    }
+    let at = crate::variant::At {
+        position: None,
+        moves: &[],
+    };
+    variants
+        .iter()
+        .map(|v| {
+            v.audit(&at, plies).map_err(|e| DraftError::Audit {
+                variant: v.name().to_string(),
+                message: e.to_string(),
+            })
+        })
+        .collect()
 }
 
 /// Runs every applicable corpus case against the spec of `lib` and
@@ -342,10 +499,23 @@ fn subject_label(case: &Case) -> String {
     }
 }
 
-/// `seams spec check`: loads the draft and reports its geometry, the
-/// exchange symmetry of every initial position and every corpus case
-/// whose expectation would change.
+/// The plies of the opening audit `seams spec check` runs by default.
+pub const DEFAULT_AUDIT_PLIES: u32 = 2;
+
+/// `seams spec check` with the default audit depth.
 pub fn check(dir: &Path, corpus: &Corpus) -> Result<(Draft, CheckReport), DraftError> {
+    check_with(dir, corpus, DEFAULT_AUDIT_PLIES)
+}
+
+/// `seams spec check`: loads the draft and reports its geometry, the
+/// exchange symmetry of every initial position, bishop colours, pawn
+/// paths, immobile drops, the opening audit of every setup to
+/// `audit_plies`, and every corpus case whose expectation would change.
+pub fn check_with(
+    dir: &Path,
+    corpus: &Corpus,
+    audit_plies: u32,
+) -> Result<(Draft, CheckReport), DraftError> {
     let draft = Draft::load(dir)?;
     let boards = board_rows(&draft.lib)?;
     let variants = draft
@@ -357,11 +527,17 @@ pub fn check(dir: &Path, corpus: &Corpus) -> Result<(Draft, CheckReport), DraftE
             exchange_symmetric: v.start_exchange_symmetric(),
         })
         .collect();
-    let run = run_corpus(&draft.lib, &draft.variant_refs(), corpus);
+    let refs = draft.variant_refs();
+    let design = design_rows(&draft.lib, &refs);
+    let audits = audit_rows(&refs, audit_plies)?;
+    let run = run_corpus(&draft.lib, &refs, corpus);
     let report = CheckReport {
         spec: dir.display().to_string(),
         boards,
+        solids: solid_rows(&draft.lib),
         variants,
+        design,
+        audits,
         corpus: run,
     };
     Ok((draft, report))
@@ -702,5 +878,115 @@ fn with_answer(case: &Case, change: &Change) -> Result<Case, DraftError> {
     })?;
     let mut out = case.clone();
     out.check = check;
+    Ok(out)
+}
+
+/// What [`write_into`] changed in the target spec folder.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Released {
+    pub into: String,
+    /// Files written (new or changed).
+    pub written: Vec<String>,
+    /// Data files removed because the draft no longer has them.
+    pub removed: Vec<String>,
+}
+
+/// The folders of a spec that [`write_into`] mirrors: the boards, the
+/// geometry rules and every family folder.
+fn mirrored_folders() -> impl Iterator<Item = &'static str> {
+    ["boards", "geometry"].into_iter().chain(FAMILIES)
+}
+
+/// Makes the spec folder `into` hold the draft in `draft_dir`: every
+/// folder the draft has (`boards/`, `geometry/`, family folders) gets the
+/// draft's `.toml` and `.md` files, and loses the `.toml` data files the
+/// draft no longer has; folders the draft lacks are left alone. The draft
+/// is loaded (every board and variant built) and `into` must already be a
+/// spec folder before anything is written; each file is replaced
+/// atomically, and the written folder must load again afterwards.
+/// Whether `into` can receive the draft in `draft_dir` ([`write_into`]):
+/// a spec folder (with `boards/`) other than the draft itself. Checked
+/// before `--accept` writes anything.
+pub fn check_into(draft_dir: &Path, into: &Path) -> Result<(), DraftError> {
+    let io = |message: &str| DraftError::Io {
+        path: into.display().to_string(),
+        message: message.into(),
+    };
+    if !into.join("boards").is_dir() {
+        return Err(io("--into: not a spec folder (it has no boards/ folder)"));
+    }
+    let same = match (draft_dir.canonicalize(), into.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return Err(io("--into: this is the draft folder itself"));
+    }
+    Ok(())
+}
+
+pub fn write_into(draft_dir: &Path, into: &Path) -> Result<Released, DraftError> {
+    let io = |p: &Path, message: String| DraftError::Io {
+        path: p.display().to_string(),
+        message,
+    };
+    check_into(draft_dir, into)?;
+    Draft::load(draft_dir)?;
+    let mut writes: Vec<(PathBuf, String)> = Vec::new();
+    let mut removes: Vec<PathBuf> = Vec::new();
+    for folder in mirrored_folders() {
+        let from = draft_dir.join(folder);
+        if !from.is_dir() {
+            continue;
+        }
+        let listed = |dir: &Path| -> Result<BTreeSet<String>, DraftError> {
+            if !dir.is_dir() {
+                return Ok(BTreeSet::new());
+            }
+            let mut names = BTreeSet::new();
+            for entry in std::fs::read_dir(dir).map_err(|e| io(dir, e.to_string()))? {
+                let p = entry.map_err(|e| io(dir, e.to_string()))?.path();
+                if p.is_file() && p.extension().is_some_and(|e| e == "toml" || e == "md") {
+                    if let Some(n) = p.file_name() {
+                        names.insert(n.to_string_lossy().into_owned());
+                    }
+                }
+            }
+            Ok(names)
+        };
+        let to = into.join(folder);
+        let wanted = listed(&from)?;
+        for name in &wanted {
+            let text = std::fs::read_to_string(from.join(name))
+                .map_err(|e| io(&from.join(name), e.to_string()))?;
+            let target = to.join(name);
+            if std::fs::read_to_string(&target).ok().as_deref() != Some(text.as_str()) {
+                writes.push((target, text));
+            }
+        }
+        // Only data files are removed: a rules text the draft dropped is
+        // more likely an incomplete copy than a retired family.
+        for name in listed(&to)?.difference(&wanted) {
+            if name.ends_with(".toml") {
+                removes.push(to.join(name));
+            }
+        }
+    }
+    let mut out = Released {
+        into: into.display().to_string(),
+        ..Released::default()
+    };
+    for (p, text) in &writes {
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io(parent, e.to_string()))?;
+        }
+        crate::conformance::write_atomically(p, text).map_err(|e| io(p, e.to_string()))?;
+        out.written.push(p.display().to_string());
+    }
+    for p in &removes {
+        std::fs::remove_file(p).map_err(|e| io(p, e.to_string()))?;
+        out.removed.push(p.display().to_string());
+    }
+    Draft::load(into)?;
     Ok(out)
 }

@@ -13,6 +13,7 @@ pub mod audit;
 pub mod chess;
 pub mod conformance;
 pub mod diagram;
+pub mod design;
 pub mod draft;
 pub mod geometry;
 pub mod kyoto;

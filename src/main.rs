@@ -465,11 +465,17 @@ enum SpecCommand {
         json: bool,
     },
     /// Check a rules draft (an edited copy of spec/) without writing
-    /// anything: load errors, each board's derived geometry, whether each
-    /// initial position is exchange-symmetric under Φ, and every corpus
-    /// case whose expected answer the draft would change (old → new, with
-    /// its clauses). Exit status 0 when no case changes, 1 when some case
-    /// changes, 2 when the draft cannot be loaded.
+    /// anything: load errors, each board's derived geometry (the
+    /// tetrahedron's facts too), whether each initial position is
+    /// exchange-symmetric under Φ, each player's bishops by colour class
+    /// where the board has an alternating colouring (GEO-I2; otherwise the
+    /// odd cycle through a seam that forbids one), initial pawns without a
+    /// forward path to promotion on the empty board, drops allowed onto
+    /// cells where the piece could never move, the opening audit of every
+    /// setup (--plies), and every corpus case whose expected answer the
+    /// draft would change (old → new, with its clauses). Exit status 0 when
+    /// no case changes, 1 when some case changes, 2 when the draft cannot
+    /// be loaded; the designer findings do not change it.
     ///
     /// With --accept --version X.Y --corpus DIR the draft becomes rules
     /// version X.Y: the data files of every family with a changed case get
@@ -478,12 +484,17 @@ enum SpecCommand {
     /// `reference` cases marked NEEDS REVIEW, changed board-geometry cases
     /// are rewritten in place, ids are rehashed and each family's rules.md
     /// gets a changelog entry. Nothing is written unless everything can
-    /// be; each file is replaced atomically.
+    /// be; each file is replaced atomically. With --into SPEC_DIR the
+    /// accepted draft is then written into that spec folder (normally the
+    /// project's spec/; never implied): every folder the draft has is made
+    /// equal to the draft's.
     ///
     /// Example: cp -r spec draft && $EDITOR draft/boards/klein-9x18.toml &&
     /// seams spec check draft
     ///
     /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases
+    ///
+    /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases --into spec
     Check {
         /// The draft spec folder (boards/ plus family folders; a missing
         /// family folder means the built-in one).
@@ -499,6 +510,14 @@ enum SpecCommand {
         /// The new rules version for --accept, such as 0.3.
         #[arg(long, value_name = "X.Y")]
         version: Option<String>,
+        /// With --accept, also write the accepted spec into this spec
+        /// folder (normally the project's spec/): boards/ and every family
+        /// folder the draft holds are made equal to the draft's.
+        #[arg(long, value_name = "SPEC_DIR", requires = "accept")]
+        into: Option<PathBuf>,
+        /// Plies of the opening audit run on every setup (1 to 4).
+        #[arg(long, default_value_t = seams::draft::DEFAULT_AUDIT_PLIES)]
+        plies: u32,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -1030,9 +1049,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     corpus,
                     accept,
                     version,
+                    into,
+                    plies,
                     json,
                 },
-        } => spec_check(&dir, corpus.as_deref(), accept, version.as_deref(), json),
+        } => spec_check(
+            &dir,
+            &SpecCheckOptions {
+                corpus_dir: corpus.as_deref(),
+                accept,
+                version: version.as_deref(),
+                into: into.as_deref(),
+                plies,
+                json,
+            },
+        ),
         Command::Spec {
             command: SpecCommand::Gate { corpus, json },
         } => spec_gate(cli.spec.as_deref(), corpus.as_deref(), json),
@@ -1733,18 +1764,34 @@ fn print_changes(run: &seams::draft::CorpusRun) {
     }
 }
 
-fn spec_check(
-    dir: &std::path::Path,
-    corpus_dir: Option<&std::path::Path>,
+/// The flags of `seams spec check`.
+struct SpecCheckOptions<'a> {
+    corpus_dir: Option<&'a std::path::Path>,
     accept: bool,
-    version: Option<&str>,
+    version: Option<&'a str>,
+    into: Option<&'a std::path::Path>,
+    plies: u32,
     json: bool,
-) -> Result<ExitCode> {
+}
+
+fn spec_check(dir: &std::path::Path, o: &SpecCheckOptions) -> Result<ExitCode> {
+    let (accept, version, corpus_dir, json) = (o.accept, o.version, o.corpus_dir, o.json);
     if accept && corpus_dir.is_none() {
         bail!("--accept rewrites corpus files: give the corpus folder with --corpus DIR");
     }
+    if o.plies == 0 || o.plies > seams::audit::MAX_PLIES {
+        bail!(
+            "--plies must be between 1 and {}, not {}",
+            seams::audit::MAX_PLIES,
+            o.plies
+        );
+    }
+    if let Some(into) = o.into {
+        // Refused before --accept writes the draft or the corpus.
+        seams::draft::check_into(dir, into)?;
+    }
     let corpus = load_corpus(corpus_dir)?;
-    let (draft, report) = seams::draft::check(dir, &corpus)
+    let (draft, report) = seams::draft::check_with(dir, &corpus, o.plies)
         .with_context(|| format!("loading the draft spec folder {}", dir.display()))?;
     let accepted = match (accept, version, corpus_dir) {
         (true, Some(v), Some(cd)) => Some(
@@ -1753,41 +1800,26 @@ fn spec_check(
         ),
         _ => None,
     };
+    let released = match (&accepted, o.into) {
+        (Some(_), Some(into)) => Some(
+            seams::draft::write_into(dir, into)
+                .with_context(|| format!("writing the accepted draft into {}", into.display()))?,
+        ),
+        _ => None,
+    };
     if json {
         let mut v = serde_json::to_value(&report)?;
+        v["design_findings"] = serde_json::to_value(report.design_findings())?;
         if let Some(a) = &accepted {
             v["accepted"] = serde_json::to_value(a)?;
+        }
+        if let Some(r) = &released {
+            v["released"] = serde_json::to_value(r)?;
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         println!("spec check: {}", report.spec);
-        println!("boards:");
-        println!(
-            "  {:<14} {:>5} {:>5} {:>5} {:>3} {:<15} {:>5}  bishop reach (destinations: cells)",
-            "board", "F", "E", "V", "χ", "orientable", "cones"
-        );
-        for b in &report.boards {
-            let reach: Vec<String> = b
-                .bishop_reach
-                .iter()
-                .map(|(k, n)| format!("{k}: {n}"))
-                .collect();
-            println!(
-                "  {:<14} {:>5} {:>5} {:>5} {:>3} {:<15} {:>5}  {}",
-                b.board,
-                b.faces,
-                b.edges,
-                b.vertices,
-                b.euler,
-                if b.orientable {
-                    "orientable"
-                } else {
-                    "non-orientable"
-                },
-                b.cone_points,
-                reach.join(", ")
-            );
-        }
+        print_geometry_rows(&report);
         println!("initial positions under Φ:");
         for v in &report.variants {
             println!(
@@ -1801,6 +1833,8 @@ fn spec_check(
                 }
             );
         }
+        print_design(&report);
+        print_audits(&report);
         print_changes(&report.corpus);
         if let Some(a) = accepted
             .as_ref()
@@ -1831,12 +1865,252 @@ fn spec_check(
                 println!("  removed {id}");
             }
         }
+        if let Some(r) = &released {
+            println!(
+                "written into {}: {} files written, {} data files removed",
+                r.into,
+                r.written.len(),
+                r.removed.len()
+            );
+            for f in &r.written {
+                println!("  wrote {f}");
+            }
+            for f in &r.removed {
+                println!("  removed {f}");
+            }
+        }
     }
     Ok(if accepted.is_some() || report.corpus.changes.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+fn print_geometry_rows(report: &seams::draft::CheckReport) {
+    println!("boards:");
+    println!(
+        "  {:<14} {:>5} {:>5} {:>5} {:>3} {:<15} {:>5}  bishop reach (destinations: cells)",
+        "board", "F", "E", "V", "χ", "orientable", "cones"
+    );
+    let hist = |h: &std::collections::BTreeMap<usize, usize>| {
+        h.iter()
+            .map(|(k, n)| format!("{k}: {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for b in &report.boards {
+        println!(
+            "  {:<14} {:>5} {:>5} {:>5} {:>3} {:<15} {:>5}  {}",
+            b.board,
+            b.faces,
+            b.edges,
+            b.vertices,
+            b.euler,
+            if b.orientable {
+                "orientable"
+            } else {
+                "non-orientable"
+            },
+            b.cone_points,
+            hist(&b.bishop_reach)
+        );
+    }
+    for t in &report.solids {
+        let sizes: Vec<String> = t.facts.rank_sizes.iter().map(|n| n.to_string()).collect();
+        let bindings: Vec<String> = t
+            .facts
+            .bindings
+            .iter()
+            .map(|b| {
+                format!(
+                    "{} ({} cells, {} ranks)",
+                    b.parity,
+                    b.cells,
+                    if b.odd_ranks { "odd" } else { "even" }
+                )
+            })
+            .collect();
+        println!(
+            "  {:<14} {} of side {}: {} cells; rank sizes {}",
+            t.board,
+            t.shape,
+            t.side,
+            t.facts.cells,
+            sizes.join(" ")
+        );
+        println!(
+            "    rook reach (destinations: cells) {}",
+            hist(&t.facts.rook_reach)
+        );
+        println!(
+            "    bishop reach (destinations: cells) {}",
+            hist(&t.facts.bishop_reach)
+        );
+        println!("    bishop bindings {}", bindings.join(", "));
+        println!(
+            "    most open directions: gold {}, silver {}",
+            t.facts.gold_open_directions, t.facts.silver_open_directions
+        );
+    }
+}
+
+fn print_design(report: &seams::draft::CheckReport) {
+    use seams::design::{Colouring, DropFacts, PawnFacts};
+    let side = |p: seams::rules::Player| format!("{p:?}").to_lowercase();
+    println!("bishop colours (GEO-I2):");
+    for d in &report.design {
+        let what = match &d.bishops.colouring {
+            Colouring::NotSquare => {
+                "no square-cell colouring (see the bishop bindings above)".into()
+            }
+            Colouring::None {
+                cycle_length,
+                seam_steps,
+            } => format!(
+                "no colouring (odd cycle of {cycle_length} orthogonal steps through {})",
+                seam_steps.join(", ")
+            ),
+            Colouring::Exists { .. }
+                if d.bishops
+                    .players
+                    .iter()
+                    .all(|p| p.dark.is_empty() && p.light.is_empty()) =>
+            {
+                "colourable; no bishops".into()
+            }
+            Colouring::Exists { .. } => {
+                let players: Vec<String> = d
+                    .bishops
+                    .players
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{} {} dark [{}] {} light [{}]{}",
+                            side(p.owner),
+                            p.dark.len(),
+                            p.dark.join(" "),
+                            p.light.len(),
+                            p.light.join(" "),
+                            if p.balanced { "" } else { " NOT BALANCED" }
+                        )
+                    })
+                    .collect();
+                players.join("; ")
+            }
+        };
+        println!("  {:<24} {what}", d.variant);
+    }
+    println!("pawn paths to promotion on the empty board:");
+    for d in &report.design {
+        let what = match &d.pawns {
+            PawnFacts::NotApplicable { reason } => format!("not applicable: {reason}"),
+            PawnFacts::Paths { pawns } => {
+                let stuck = d.stuck_pawns();
+                let most = pawns.iter().filter_map(|p| p.moves).max();
+                let fewest = pawns.iter().filter_map(|p| p.moves).min();
+                if pawns.is_empty() {
+                    "no pawns".into()
+                } else if stuck.is_empty() {
+                    format!(
+                        "all {} pawns have a path ({}–{} moves)",
+                        pawns.len(),
+                        fewest.unwrap_or(0),
+                        most.unwrap_or(0)
+                    )
+                } else {
+                    let cells: Vec<String> = stuck
+                        .iter()
+                        .map(|p| format!("{} {}", side(p.owner), p.cell))
+                        .collect();
+                    format!(
+                        "{} of {} pawns have NO path: {}",
+                        stuck.len(),
+                        pawns.len(),
+                        cells.join(", ")
+                    )
+                }
+            }
+        };
+        println!("  {:<24} {what}", d.variant);
+    }
+    println!("drops where the piece can never move:");
+    for d in &report.design {
+        let what = match &d.drops {
+            DropFacts::NoDrops => "no drops".to_string(),
+            DropFacts::Checked { rule, immobile } if immobile.is_empty() => {
+                format!("none (drop restriction {rule})")
+            }
+            DropFacts::Checked { rule, immobile } => {
+                let list: Vec<String> = immobile
+                    .iter()
+                    .map(|x| format!("{}*{}", x.piece, x.cell))
+                    .collect();
+                format!("{} allowed by {rule}: {}", immobile.len(), list.join(" "))
+            }
+        };
+        println!("  {:<24} {what}", d.variant);
+    }
+    let findings = report.design_findings();
+    println!("design findings: {}", findings.len());
+    for f in &findings {
+        println!("  {f}");
+    }
+}
+
+fn print_audits(report: &seams::draft::CheckReport) {
+    let Some(plies) = report.audits.first().map(|a| a.plies) else {
+        return;
+    };
+    println!("opening audit of every setup ({plies} plies):");
+    for r in &report.audits {
+        let count = |x: Option<usize>| x.map_or("n/a".to_string(), |n| n.to_string());
+        println!(
+            "  {:<24} checks {}, forced mates {}, shield lines {}, attacked pieces {}",
+            r.variant,
+            r.checks.len(),
+            r.mates.len(),
+            count(r.shields.as_ref().map(Vec::len)),
+            count(r.attacked.as_ref().map(Vec::len))
+        );
+        for line in &r.checks {
+            println!(
+                "    check: {}{}",
+                line.moves.join(" "),
+                if line.mate { "  checkmate" } else { "" }
+            );
+        }
+        for m in &r.mates {
+            println!("    mate in {}: {}", m.mate_in, m.line.join(" "));
+        }
+        for l in r.shields.iter().flatten() {
+            println!(
+                "    {} {}{} shield {}{} slider {}{}",
+                match l.kind {
+                    seams::audit::ShieldKind::Pin => "pin",
+                    seams::audit::ShieldKind::Discovery => "discovery",
+                },
+                l.king.piece,
+                l.king.cell,
+                l.shield.piece,
+                l.shield.cell,
+                l.slider.piece,
+                l.slider.cell
+            );
+        }
+        for x in r.attacked.iter().flatten() {
+            let by: Vec<String> =
+                x.by.iter()
+                    .map(|b| format!("{}{}", b.piece, b.cell))
+                    .collect();
+            println!(
+                "    attacked {}{} by {}",
+                x.target.piece,
+                x.target.cell,
+                by.join(" ")
+            );
+        }
+    }
 }
 
 fn spec_gate(

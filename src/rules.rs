@@ -168,6 +168,13 @@ pub trait Rules: Send + Sync {
         None
     }
 
+    /// The designer facts of this variant's data (initial bishops, pawn
+    /// paths to promotion, drops onto cells with no move; see
+    /// [`crate::design`]); `None` when the family gathers none.
+    fn design_facts(&self) -> Option<crate::design::Facts> {
+        None
+    }
+
     /// Number of leaf nodes of the legal-action tree at `depth`. Game-end
     /// rules are ignored, as is conventional. Families may override this
     /// with a faster make/unmake version.

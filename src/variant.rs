@@ -159,6 +159,8 @@ pub trait Variant: Send + Sync {
         at: &At,
         actions: &[String],
     ) -> Result<Vec<Result<crate::diagram::ActionMark, ActionError>>, VariantError>;
+    /// The designer facts of the variant's data (see [`crate::design`]).
+    fn design_facts(&self) -> Option<crate::design::Facts>;
 }
 
 /// Plays `at` without game-end rules: parse each move in turn.
@@ -205,6 +207,10 @@ impl<R: Rules> Variant for R {
                     .map(|a| draw.action_mark(&pos, &a))
             })
             .collect())
+    }
+
+    fn design_facts(&self) -> Option<crate::design::Facts> {
+        Rules::design_facts(self)
     }
 
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError> {

@@ -398,3 +398,415 @@ fn accept_refuses_bad_versions_and_usage_errors_exit_2() {
     assert!(r.stdout.contains("Example:"), "{}", r.stdout);
     std::fs::remove_dir_all(root).unwrap();
 }
+
+/// The lines of a text report from `from` (included) up to the first line
+/// starting with `to` (excluded).
+fn section(text: &str, from: &str, to: &str) -> String {
+    let start = text
+        .find(from)
+        .unwrap_or_else(|| panic!("no '{from}' in {text}"));
+    let rest = &text[start..];
+    let end = rest.find(&format!("\n{to}")).map_or(rest.len(), |i| i + 1);
+    rest[..end].to_string()
+}
+
+#[test]
+fn designer_checks_on_the_shipped_spec() {
+    use seams::design::{Colouring, DropFacts, PawnFacts};
+    let root = scratch();
+    let d = root.join("draft");
+    let (_, report) = draft::check(&d, &Corpus::builtin().unwrap()).unwrap();
+    let row = |v: &str| report.design.iter().find(|r| r.variant == v).unwrap();
+
+    // Bishop colours: balanced where a colouring exists; the odd cycle
+    // through the seam where none does.
+    for v in ["chess-flat", "chess-mobius", "chess-klein"] {
+        assert_eq!(row(v).bishops.balanced(), Some(true), "{v}");
+        for p in &row(v).bishops.players {
+            assert_eq!((p.dark.len(), p.light.len()), (1, 1), "{v}");
+        }
+    }
+    let m = &row("chess-mobius").bishops.players[0];
+    assert_eq!(
+        (m.dark.as_slice(), m.light.as_slice()),
+        (&["g1".to_string()][..], &["d1".to_string()][..])
+    );
+    match &row("chess-genus2").bishops.colouring {
+        Colouring::None {
+            cycle_length,
+            seam_steps,
+        } => {
+            assert_eq!(*cycle_length, 9);
+            assert_eq!(seam_steps, &["I:i1 E→ I:a1"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        row("shogi-mobius").bishops.colouring,
+        Colouring::None { .. }
+    ));
+    assert_eq!(row("shogi-klein").bishops.balanced(), Some(true));
+    assert_eq!(row("tetra-shogi").bishops.colouring, Colouring::NotSquare);
+
+    // Every initial pawn reaches promotion; Kyoto has none to reach.
+    for r in &report.design {
+        assert!(r.stuck_pawns().is_empty(), "{}", r.variant);
+    }
+    match &row("chess-flat").pawns {
+        PawnFacts::Paths { pawns } => {
+            assert_eq!(pawns.len(), 16);
+            assert!(pawns.iter().all(|p| p.moves == Some(6)));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        row("kyoto").pawns,
+        PawnFacts::NotApplicable { .. }
+    ));
+
+    // No immobile drops except in Kyoto, whose KY-5.2 allows them: pawns
+    // and lances on the last rank, knights on the last two, per player.
+    for v in [
+        "shogi-flat",
+        "shogi-mobius",
+        "shogi-klein",
+        "shogi-genus2",
+        "tetra-shogi",
+        "tetra-hexgi",
+    ] {
+        assert!(row(v).immobile_drops().is_empty(), "{v}");
+    }
+    assert!(matches!(row("chess-klein").drops, DropFacts::NoDrops));
+    assert_eq!(row("kyoto").immobile_drops().len(), 40);
+    assert_eq!(
+        report.design_findings(),
+        [
+            "kyoto-repetition-loss: 40 drops land where the piece can never move",
+            "kyoto: 40 drops land where the piece can never move"
+        ]
+    );
+
+    // The tetrahedral board has its row, and every setup its audit.
+    let t = &report.solids[0];
+    assert_eq!((t.board.as_str(), t.facts.cells), ("tetra9", 165));
+    assert_eq!(t.facts.rank_sizes, [9, 16, 21, 24, 25, 24, 21, 16, 9]);
+    assert_eq!(report.audits.len(), report.variants.len());
+    let klein = report
+        .audits
+        .iter()
+        .find(|a| a.variant == "chess-klein")
+        .unwrap();
+    assert_eq!(klein.plies, draft::DEFAULT_AUDIT_PLIES);
+    assert_eq!(klein.shields.as_ref().map(Vec::len), Some(2));
+
+    // The text report, from the geometry table to the corpus line.
+    let r = seams(&["spec", "check", p(&d)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    insta::assert_snapshot!(
+        "spec-check-shipped",
+        section(&r.stdout, "boards:", "corpus:")
+    );
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn unbalanced_bishops_stuck_pawns_and_immobile_drops_are_reported() {
+    use seams::design::Colouring;
+    let root = scratch();
+    let d = root.join("draft");
+    // Both White bishops on dark cells of the colourable Möbius strip
+    // (c1 and g1: x + y even); Black's are their exchange images.
+    edit(
+        &d.join("chess/chess-mobius.toml"),
+        "row = \"P R . B Q K B N R P\"",
+        "row = \"P R B . Q K B N R P\"",
+    );
+    // Player A's band moved behind its pawns: forward steps from rank 3
+    // never reach ranks 1–2.
+    edit(
+        &d.join("shogi/shogi-flat.toml"),
+        "first = [\"7-9\"]",
+        "first = [\"1-2\"]",
+    );
+    // No dead rank for pawns: a pawn may be dropped on its last rank.
+    edit(
+        &d.join("shogi/shogi-flat.toml"),
+        "pawn = { up = [9], down = [1] }",
+        "pawn = { up = [], down = [] }",
+    );
+    let (_, report) = draft::check(&d, &Corpus::builtin().unwrap()).unwrap();
+    let row = |v: &str| report.design.iter().find(|r| r.variant == v).unwrap();
+
+    let mobius = &row("chess-mobius").bishops;
+    assert!(matches!(mobius.colouring, Colouring::Exists { .. }));
+    assert_eq!(mobius.balanced(), Some(false));
+    assert_eq!(mobius.players[0].dark, ["c1", "g1"]);
+    assert!(mobius.players[0].light.is_empty());
+
+    let stuck: Vec<&str> = row("shogi-flat")
+        .stuck_pawns()
+        .iter()
+        .map(|p| p.cell.as_str())
+        .collect();
+    assert_eq!(
+        stuck,
+        ["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3"]
+    );
+
+    let drops: Vec<String> = row("shogi-flat")
+        .immobile_drops()
+        .iter()
+        .map(|x| format!("{}*{}", x.piece, x.cell))
+        .collect();
+    assert_eq!(drops.len(), 18);
+    assert!(drops.contains(&"P*e9".to_string()) && drops.contains(&"p*e1".to_string()));
+
+    let findings = report.design_findings();
+    assert!(
+        findings.contains(
+            &"chess-mobius: first bishops not colour-balanced (2 dark, 0 light)".to_string()
+        ),
+        "{findings:?}"
+    );
+    assert!(
+        findings.contains(
+            &"shogi-flat: the first pawn on a3 has no forward path to promotion".to_string()
+        ),
+        "{findings:?}"
+    );
+    assert!(
+        findings.contains(&"shogi-flat: 18 drops land where the piece can never move".to_string())
+    );
+
+    // The CLI shows the same in text and JSON.
+    let r = seams(&["spec", "check", p(&d)]);
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.contains("chess-mobius") && l.contains("NOT BALANCED")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("9 of 18 pawns have NO path: first a3"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("18 allowed by SS-6.4: P*a9"),
+        "{}",
+        r.stdout
+    );
+    let r = seams(&["spec", "check", p(&d), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let findings_json = v["design_findings"].as_array().unwrap();
+    assert_eq!(findings_json.len(), findings.len());
+    let mobius_json = v["design"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["variant"] == "chess-mobius")
+        .unwrap();
+    assert_eq!(mobius_json["bishops"]["colouring"]["kind"], "exists");
+    assert_eq!(mobius_json["bishops"]["players"][0]["balanced"], false);
+    assert_eq!(v["solids"][0]["cells"], 165);
+    assert_eq!(v["audits"].as_array().unwrap().len(), 12);
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn an_odd_seam_on_a_draft_board_removes_the_colour_classes() {
+    use seams::design::Colouring;
+    let root = scratch();
+    let d = root.join("draft");
+    // Nine files instead of ten: the Möbius seam j,r → a,10 − r becomes
+    // i,r → a,10 − r, which joins cells of equal chart parity.
+    edit(
+        &d.join("boards/mobius-10x9.toml"),
+        "width = 10",
+        "width = 9",
+    );
+    edit(
+        &d.join("chess/chess-mobius.toml"),
+        "row = \". P N P P P . P P .\"",
+        "row = \". P N P P . P P .\"",
+    );
+    edit(
+        &d.join("chess/chess-mobius.toml"),
+        "row = \"P R . B Q K B N R P\"",
+        "row = \"P R . B K B N R P\"",
+    );
+    // The castling cells no longer fit: a load error naming file and entry.
+    let err = Draft::load(&d).err().unwrap();
+    assert!(
+        err.to_string()
+            .contains("chess-mobius.toml: castling.east.king"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(d.join("chess/chess-mobius.toml")).unwrap();
+    let (cut, end) = (
+        text.find("# SC-5").unwrap(),
+        text.find("[endings]").unwrap(),
+    );
+    std::fs::write(
+        d.join("chess/chess-mobius.toml"),
+        format!("{}{}", &text[..cut], &text[end..]),
+    )
+    .unwrap();
+    let (_, report) = draft::check(&d, &Corpus::builtin().unwrap()).unwrap();
+    let row = report
+        .design
+        .iter()
+        .find(|r| r.variant == "chess-mobius")
+        .unwrap();
+    match &row.bishops.colouring {
+        Colouring::None { seam_steps, .. } => {
+            assert!(!seam_steps.is_empty());
+            assert!(
+                seam_steps
+                    .iter()
+                    .all(|s| s.contains("i") && s.contains("a")),
+                "{seam_steps:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(row.bishops.balanced(), None);
+    assert!(row.bishops.players.is_empty());
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn audit_plies_are_a_flag_and_checked() {
+    let root = scratch();
+    let d = root.join("draft");
+    let r = seams(&["spec", "check", p(&d), "--plies", "1", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(
+        v["audits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["plies"] == 1)
+    );
+    let r = seams(&["spec", "check", p(&d), "--plies", "1"]);
+    assert!(
+        r.stdout.contains("opening audit of every setup (1 plies):"),
+        "{}",
+        r.stdout
+    );
+    for bad in ["0", "9"] {
+        common::check_input_error(
+            &["spec", "check", p(&d), "--plies", bad],
+            &format!("--plies must be between 1 and 4, not {bad}"),
+        );
+    }
+    common::check_input_error(&["spec", "check", p(&d), "--plies", "x"], "--plies");
+    let err = draft::check_with(&d, &Corpus::builtin().unwrap(), 0)
+        .err()
+        .unwrap();
+    assert!(
+        matches!(err, DraftError::Plies { plies: 0, max: 4 }),
+        "{err:?}"
+    );
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn accept_into_writes_a_scratch_spec_folder() {
+    let root = scratch();
+    let cases = root.join("cases");
+    let d = klein_14(&root);
+    // The folder to release into: a scratch copy of spec/, never the
+    // project's own.
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let into = root.join("released");
+    copy_dir(&here.join("spec"), &into);
+    // A stale data file the draft does not have is removed.
+    std::fs::write(
+        into.join("chess/chess-stale.toml"),
+        std::fs::read_to_string(into.join("chess/chess-flat.toml"))
+            .unwrap()
+            .replace("variant = \"chess-flat\"", "variant = \"chess-stale\""),
+    )
+    .unwrap();
+
+    // Usage errors: --into needs --accept; --into must be a spec folder
+    // other than the draft; nothing is written by a refused run.
+    let cases_before = Corpus::from_dir(&cases).unwrap().cases.len();
+    let r = seams(&["spec", "check", p(&d), "--into", p(&into)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    common::check_input_error(
+        &[
+            "spec",
+            "check",
+            p(&d),
+            "--accept",
+            "--version",
+            "0.3",
+            "--corpus",
+            p(&cases),
+            "--into",
+            p(&root.join("cases")),
+        ],
+        "not a spec folder",
+    );
+    let data = std::fs::read_to_string(d.join("shogi/shogi-klein.toml")).unwrap();
+    assert!(
+        data.contains("rules-version = \"0.2\""),
+        "the refused run wrote the draft"
+    );
+    let err = draft::write_into(&d, &d).err().unwrap();
+    assert!(err.to_string().contains("the draft folder itself"), "{err}");
+    common::check_input_error(
+        &[
+            "spec",
+            "check",
+            p(&d),
+            "--accept",
+            "--version",
+            "0.3",
+            "--corpus",
+            p(&cases),
+            "--into",
+            p(&d),
+        ],
+        "the draft folder itself",
+    );
+    let data = std::fs::read_to_string(d.join("shogi/shogi-klein.toml")).unwrap();
+    assert!(
+        data.contains("rules-version = \"0.2\""),
+        "the refused run wrote the draft"
+    );
+    assert_eq!(Corpus::from_dir(&cases).unwrap().cases.len(), cases_before);
+
+    let r = seams(&[
+        "spec",
+        "check",
+        p(&d),
+        "--accept",
+        "--version",
+        "0.3",
+        "--corpus",
+        p(&cases),
+        "--into",
+        p(&into),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("written into"), "{}", r.stdout);
+    let board = std::fs::read_to_string(into.join("boards/klein-9x18.toml")).unwrap();
+    assert!(board.contains("height = 14"));
+    let data = std::fs::read_to_string(into.join("shogi/shogi-klein.toml")).unwrap();
+    assert!(data.contains("rules-version = \"0.3\""));
+    let md = std::fs::read_to_string(into.join("chess/rules.md")).unwrap();
+    assert!(md.contains("## Changelog: rules 0.3"));
+    assert!(!into.join("chess/chess-stale.toml").exists());
+    // The released folder passes the gate against the updated corpus.
+    let r = seams(&["--spec", p(&into), "spec", "gate", "--corpus", p(&cases)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // And the written folder is identical to the draft where it mirrors.
+    let released = Draft::load(&into).unwrap();
+    assert_eq!(released.variants.len(), seams::variant::registry().len());
+    std::fs::remove_dir_all(root).unwrap();
+}

@@ -62,6 +62,40 @@ proptest! {
         }
     }
 
+    /// `odd_cycle` either colours the board so that every orthogonal step
+    /// changes colour, or returns a closed walk of an odd number of real
+    /// steps with at least one seam step of equal chart parity: exactly
+    /// one of the two exists.
+    #[test]
+    fn colouring_or_odd_cycle(board in rectangle()) {
+        use seams::topology::mesh::{alternating_colouring, odd_cycle};
+        match odd_cycle(&board) {
+            Ok(colour) => {
+                prop_assert!(alternating_colouring(&board).is_some());
+                for c in board.cells() {
+                    for d in Dir::CARDINALS {
+                        if let Some(s) = board.step(c, d) {
+                            prop_assert_ne!(colour[c.index()], colour[s.to.index()]);
+                        }
+                    }
+                }
+            }
+            Err(cycle) => {
+                prop_assert!(alternating_colouring(&board).is_none());
+                let steps = &cycle.steps;
+                prop_assert_eq!(steps.len() % 2, 1);
+                prop_assert_eq!(steps.first().unwrap().from, steps.last().unwrap().to);
+                for (i, s) in steps.iter().enumerate() {
+                    prop_assert_eq!(board.step(s.from, s.dir).map(|x| x.to), Some(s.to));
+                    if i > 0 {
+                        prop_assert_eq!(steps[i - 1].to, s.from);
+                    }
+                }
+                prop_assert!(steps.iter().any(|s| s.parity_kept));
+            }
+        }
+    }
+
     /// Links are circles or intervals, intervals exactly at the boundary;
     /// χ and orientability match the surface the gluing makes.
     #[test]

@@ -189,6 +189,54 @@ impl ChessRules {
     }
 }
 
+impl ChessRules {
+    /// The designer facts of the setup: its bishops, and each pawn's fewest
+    /// single forward steps (SC-4.1, facing transported by every seam) to a
+    /// cell where it promotes (SC-4.5). A double step only joins two single
+    /// steps, and captures need an enemy piece, so neither adds a cell the
+    /// empty board does not already offer. Chess has no drops.
+    fn design(&self) -> crate::design::Facts {
+        let b = self.geo.board();
+        let mut bishops = Vec::new();
+        let mut pawns = Vec::new();
+        for c in b.cells() {
+            let Some(p) = self.start.piece(c) else {
+                continue;
+            };
+            match p.kind {
+                Kind::Bishop => bishops.push((p.owner, c)),
+                Kind::Pawn => {
+                    let moves = crate::design::fewest_moves(
+                        (c, p.facing),
+                        |(here, facing), out| {
+                            if let Some(s) = self
+                                .geo
+                                .step(here, facing.absolute(crate::topology::Dir::N))
+                                && s.to != here
+                            {
+                                out.push((s.to, facing.transported(s.transport)));
+                            }
+                        },
+                        |(here, facing)| self.promotes(p.owner, facing, here),
+                    );
+                    pawns.push(crate::design::PawnPath {
+                        owner: p.owner,
+                        cell: b.cell_name(c),
+                        moves,
+                    });
+                }
+                _ => {}
+            }
+        }
+        crate::design::Facts {
+            board: Some(b.name().to_string()),
+            bishops,
+            pawns: crate::design::PawnFacts::Paths { pawns },
+            drops: crate::design::DropFacts::NoDrops,
+        }
+    }
+}
+
 fn promo_bit(owner: Player, facing: Facing) -> u8 {
     1 << (owner.index() * 2 + usize::from(facing == Facing::Down))
 }
@@ -294,6 +342,9 @@ impl Rules for ChessRules {
     }
     fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {
         Some(self)
+    }
+    fn design_facts(&self) -> Option<crate::design::Facts> {
+        Some(self.design())
     }
     fn capabilities(&self) -> &'static [&'static str] {
         if self.castles.is_some() {

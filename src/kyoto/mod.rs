@@ -314,6 +314,63 @@ impl KyotoRules {
         self.geo.board().cell_name(c)
     }
 
+    /// The designer facts of the setup: its bishop faces, and every drop
+    /// (any face, any empty cell: KY-5.1, KY-5.2) onto a cell where that
+    /// face has no move on the empty board. Such a token never moves, so it
+    /// never turns over. Tokens turn over instead of promoting (KY-3.1), so
+    /// pawns have no promotion target.
+    fn design(&self) -> crate::design::Facts {
+        use crate::design::{DropFacts, Facts, ImmobileDrop, PawnFacts};
+        let start = self.start();
+        let bishops = start
+            .board
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| match p {
+                Some(p) if p.face == Face::Bishop => Some((p.owner, CellId(i as u16))),
+                _ => None,
+            })
+            .collect();
+        let mut immobile = Vec::new();
+        let mut board = [None; SIZE * SIZE];
+        let mut cells = Vec::new();
+        for owner in [Player::First, Player::Second] {
+            for token in Token::ALL {
+                for face in token.faces() {
+                    for c in self.geo.board().cells() {
+                        let piece = Piece { owner, face };
+                        board[c.index()] = Some(piece);
+                        cells.clear();
+                        self.targets(&board, c, piece, &mut cells);
+                        board[c.index()] = None;
+                        if cells.iter().all(|&to| to == c) {
+                            let letter = face.letter();
+                            immobile.push(ImmobileDrop {
+                                owner,
+                                piece: match owner {
+                                    Player::First => letter.to_string(),
+                                    Player::Second => letter.to_ascii_lowercase().to_string(),
+                                },
+                                cell: self.cell_name(c),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Facts {
+            board: Some(self.geo.board().name().to_string()),
+            bishops,
+            pawns: PawnFacts::NotApplicable {
+                reason: "tokens turn over after every move instead of promoting (KY-3.1)".into(),
+            },
+            drops: DropFacts::Checked {
+                rule: "KY-5.2".into(),
+                immobile,
+            },
+        }
+    }
+
     /// The half-turn that exchanges the players: cell (x, y) ↦ (4−x, 4−y).
     fn phi_cell(c: CellId) -> CellId {
         CellId((SIZE * SIZE - 1) as u16 - c.0)
@@ -378,6 +435,9 @@ impl Rules for KyotoRules {
         &self.rules_version
     }
 
+    fn design_facts(&self) -> Option<crate::design::Facts> {
+        Some(self.design())
+    }
     fn start(&self) -> Position {
         let mut pos = Position {
             board: [None; SIZE * SIZE],

@@ -331,6 +331,89 @@ impl ShogiRules {
     }
 }
 
+impl ShogiRules {
+    /// Whether `piece` on `from` has any move on the otherwise empty board.
+    fn can_move_alone(&self, from: CellId, piece: Piece) -> bool {
+        let mut board = vec![None; self.geo.board().cell_count()];
+        board[from.index()] = Some(piece);
+        let mut any = false;
+        self.piece_targets(&board, from, piece, &mut |_, _| any = true);
+        any
+    }
+
+    /// The designer facts of the setup: its bishops; each pawn's fewest
+    /// forward steps (facing transported, SS-4.6) to a cell of its owner's
+    /// band, where it may promote (SS-5.2); and every drop the dead ranks
+    /// allow (SS-6.4, read with the drop facing of SS-6.1) onto a cell the
+    /// dropped piece could never leave. Nifu and pawn-drop mate depend on
+    /// the position, so they are not consulted.
+    fn design(&self) -> crate::design::Facts {
+        use crate::design::{DropFacts, Facts, ImmobileDrop, PawnFacts, PawnPath, fewest_moves};
+        let b = self.geo.board();
+        let mut bishops = Vec::new();
+        let mut pawns = Vec::new();
+        for c in b.cells() {
+            let Some(p) = self.start.piece_at(c) else {
+                continue;
+            };
+            match (p.kind, p.promoted) {
+                (Kind::Bishop, false) => bishops.push((p.owner, c)),
+                (Kind::Pawn, false) => {
+                    let mut board = vec![None; b.cell_count()];
+                    let moves = fewest_moves(
+                        (c, p.facing),
+                        |(here, facing), out| {
+                            let piece = Piece { facing, ..p };
+                            board[here.index()] = Some(piece);
+                            self.piece_targets(&board, here, piece, &mut |to, t| {
+                                out.push((to, facing.transported(t)))
+                            });
+                            board[here.index()] = None;
+                        },
+                        |(here, _)| self.in_band(p.owner, here),
+                    );
+                    pawns.push(PawnPath {
+                        owner: p.owner,
+                        cell: b.cell_name(c),
+                        moves,
+                    });
+                }
+                _ => {}
+            }
+        }
+        let mut immobile = Vec::new();
+        for owner in [Player::First, Player::Second] {
+            let facing = self.drop_facing(owner);
+            for kind in Kind::HAND {
+                for c in b.cells() {
+                    let piece = Piece {
+                        owner,
+                        kind,
+                        promoted: false,
+                        facing,
+                    };
+                    if !self.is_dead(kind, facing, c) && !self.can_move_alone(c, piece) {
+                        immobile.push(ImmobileDrop {
+                            owner,
+                            piece: piece.text(),
+                            cell: b.cell_name(c),
+                        });
+                    }
+                }
+            }
+        }
+        Facts {
+            board: Some(b.name().to_string()),
+            bishops,
+            pawns: PawnFacts::Paths { pawns },
+            drops: DropFacts::Checked {
+                rule: "SS-6.4".into(),
+                immobile,
+            },
+        }
+    }
+}
+
 /// The variant data files compiled into this build, as (path, text).
 pub fn builtin_files() -> Vec<(String, String)> {
     crate::spec::embedded_files("shogi")
@@ -394,6 +477,9 @@ impl Rules for ShogiRules {
     }
     fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {
         Some(self)
+    }
+    fn design_facts(&self) -> Option<crate::design::Facts> {
+        Some(self.design())
     }
     fn key(&self, pos: &Position) -> Key {
         self.repetition_key(pos)

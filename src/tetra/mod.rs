@@ -117,6 +117,91 @@ impl TetraRules {
     }
 }
 
+impl TetraRules {
+    /// Every cell `piece` on `from` could move to on the otherwise empty
+    /// board.
+    fn destinations_alone(
+        &self,
+        from: crate::topology::CellId,
+        piece: Piece,
+    ) -> Vec<crate::topology::CellId> {
+        let mut pos = self.start.clone();
+        pos.board.iter_mut().for_each(|c| *c = None);
+        pos.board[from.index()] = Some(piece);
+        let mut out = Vec::new();
+        self.t.destinations(&pos, from, &mut out);
+        out
+    }
+
+    /// The designer facts of the setup: each point's fewest moves on the
+    /// empty board to its owner's promotion zone (TS-4.2), and every drop
+    /// TS-5.2 allows onto a cell where the piece has no move. The board has
+    /// no square cells, so bishops are bound by the parity classes of
+    /// GEO-8.5 rather than by a colouring.
+    fn design(&self) -> crate::design::Facts {
+        use crate::design::{DropFacts, Facts, ImmobileDrop, PawnFacts, PawnPath, fewest_moves};
+        let letter = |owner: Player, k: Kind| {
+            let c = self.data.letter_of(k);
+            match owner {
+                Player::First => c.to_string(),
+                Player::Second => c.to_ascii_lowercase().to_string(),
+            }
+        };
+        let mut pawns = Vec::new();
+        for (c, p) in self.start.pieces() {
+            if p.kind != Kind::Point || p.promoted {
+                continue;
+            }
+            let moves = fewest_moves(
+                c,
+                |here, out| out.extend(self.destinations_alone(here, p)),
+                |here| self.t.zone[p.owner.index()][here.index()],
+            );
+            pawns.push(PawnPath {
+                owner: p.owner,
+                cell: self.board.cell_name(c),
+                moves,
+            });
+        }
+        let mut immobile = Vec::new();
+        for owner in [Player::First, Player::Second] {
+            for &k in &self.data.kinds {
+                if k == self.data.royal || self.data.hand_class(k) != k {
+                    continue;
+                }
+                let forms = [Some(k), self.data.switches_with[k.index()]];
+                for form in forms.into_iter().flatten() {
+                    let piece = Piece {
+                        owner,
+                        kind: form,
+                        promoted: false,
+                    };
+                    for c in self.board.cells() {
+                        if !self.t.is_immobile(owner, form, c)
+                            && self.destinations_alone(c, piece).is_empty()
+                        {
+                            immobile.push(ImmobileDrop {
+                                owner,
+                                piece: letter(owner, form),
+                                cell: self.board.cell_name(c),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Facts {
+            board: None,
+            bishops: Vec::new(),
+            pawns: PawnFacts::Paths { pawns },
+            drops: DropFacts::Checked {
+                rule: "TS-5.2".into(),
+                immobile,
+            },
+        }
+    }
+}
+
 /// The variants of `spec/tetra/`, built on the embedded board library.
 pub fn builtin_variants() -> Vec<TetraRules> {
     try_builtin_variants().expect("the embedded tetra variant files are validated by tests")
@@ -221,6 +306,9 @@ impl Rules for TetraRules {
     fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
         let setup = self.parse_setup(text)?;
         Ok(self.position(&setup)?)
+    }
+    fn design_facts(&self) -> Option<crate::design::Facts> {
+        Some(self.design())
     }
     fn other_to_move(&self, pos: &Position) -> Option<Position> {
         let mut p = pos.clone();

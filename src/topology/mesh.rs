@@ -310,3 +310,120 @@ fn name_surface(euler: i64, orientable: bool, boundary: usize) -> String {
         }
     }
 }
+
+/// One orthogonal step of an odd cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleStep {
+    pub from: CellId,
+    pub dir: Dir,
+    pub to: CellId,
+    /// The step joins two cells of equal chart parity (x + y): it crosses a
+    /// seam where the charts' own checkerboards disagree. Every odd cycle
+    /// has at least one, since inside a chart each step changes the parity.
+    pub parity_kept: bool,
+}
+
+/// A closed walk of an odd number of orthogonal steps: proof that no
+/// alternating colouring exists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OddCycle {
+    pub steps: Vec<CycleStep>,
+}
+
+/// The alternating colouring of [`alternating_colouring`], or an odd cycle
+/// of orthogonal steps that forbids one. Breadth-first from each
+/// uncoloured cell, so the first clash closes a shortest-possible cycle
+/// through the search tree: the two tree paths to the clashing cells meet
+/// at their last common ancestor.
+pub fn odd_cycle(board: &Board) -> Result<Vec<bool>, OddCycle> {
+    let n = board.cell_count();
+    let mut colour: Vec<Option<bool>> = vec![None; n];
+    // The tree step that reached each cell: (parent, direction).
+    let mut parent: Vec<Option<(CellId, Dir)>> = vec![None; n];
+    let mut depth = vec![0usize; n];
+    for start in board.cells() {
+        if colour[start.index()].is_some() {
+            continue;
+        }
+        colour[start.index()] = Some(false);
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(c) = queue.pop_front() {
+            let here = colour[c.index()].expect("queued cells carry a colour");
+            for d in Dir::CARDINALS {
+                let Some(s) = board.step(c, d) else { continue };
+                match colour[s.to.index()] {
+                    None => {
+                        colour[s.to.index()] = Some(!here);
+                        parent[s.to.index()] = Some((c, d));
+                        depth[s.to.index()] = depth[c.index()] + 1;
+                        queue.push_back(s.to);
+                    }
+                    Some(other) if other == here => {
+                        return Err(close_cycle(board, &parent, &depth, c, d, s.to));
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+    Ok(colour.into_iter().map(|c| c.unwrap_or(false)).collect())
+}
+
+/// The cycle root → … → `a`, `a` -`d`→ `b`, `b` → … → root, cut at the
+/// last common ancestor of `a` and `b`.
+fn close_cycle(
+    board: &Board,
+    parent: &[Option<(CellId, Dir)>],
+    depth: &[usize],
+    a: CellId,
+    d: Dir,
+    b: CellId,
+) -> OddCycle {
+    let tree_step = |c: CellId| {
+        let (p, dir) = parent[c.index()].expect("a non-root cell has a tree parent");
+        (p, dir, c)
+    };
+    // Tree steps walked down to `a` and to `b`, deepest first.
+    let (mut x, mut y) = (a, b);
+    let (mut to_a, mut to_b) = (Vec::new(), Vec::new());
+    while depth[x.index()] > depth[y.index()] {
+        to_a.push(tree_step(x));
+        x = to_a.last().expect("just pushed").0;
+    }
+    while depth[y.index()] > depth[x.index()] {
+        to_b.push(tree_step(y));
+        y = to_b.last().expect("just pushed").0;
+    }
+    while x != y {
+        to_a.push(tree_step(x));
+        x = to_a.last().expect("just pushed").0;
+        to_b.push(tree_step(y));
+        y = to_b.last().expect("just pushed").0;
+    }
+    let mut raw: Vec<(CellId, Dir, CellId)> = to_a.into_iter().rev().collect();
+    raw.push((a, d, b));
+    // Back up the tree from `b`: each tree step taken in reverse, through
+    // the direction that returns along the same glued side.
+    for (p, dir, c) in to_b {
+        let back = board
+            .step(p, dir)
+            .map(|s| s.transport.apply(dir).opposite())
+            .expect("a tree step exists");
+        raw.push((c, back, p));
+    }
+    let parity = |c: CellId| {
+        let sq = board.square(c);
+        (sq.x as usize + sq.y as usize) % 2
+    };
+    OddCycle {
+        steps: raw
+            .into_iter()
+            .map(|(from, dir, to)| CycleStep {
+                from,
+                dir,
+                to,
+                parity_kept: parity(from) == parity(to),
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,211 @@
+//! Designer facts about a variant's data, for `seams spec check`: the
+//! initial bishops and their colour classes (GEO-I2), whether every initial
+//! pawn can walk to its promotion target on the empty board, and every drop
+//! the drop restrictions allow onto a cell the dropped piece could never
+//! leave.
+//!
+//! A family gathers the facts that need its piece rules through
+//! [`crate::rules::Rules::design_facts`]; the colouring is computed here
+//! from the board alone, so that every family with square cells is judged
+//! by one definition.
+
+use std::collections::{HashSet, VecDeque};
+use std::hash::Hash;
+
+use serde::Serialize;
+
+use crate::rules::Player;
+use crate::topology::mesh::{OddCycle, odd_cycle};
+use crate::topology::{Board, CellId};
+
+/// What a family reports about one variant's data.
+#[derive(Clone, Debug)]
+pub struct Facts {
+    /// The square-cell board the variant is played on; `None` for boards
+    /// without a square-cell colouring (the tetrahedron).
+    pub board: Option<String>,
+    /// Every bishop of the initial position (unpromoted), by owner.
+    pub bishops: Vec<(Player, CellId)>,
+    pub pawns: PawnFacts,
+    pub drops: DropFacts,
+}
+
+/// Forward paths of the initial pawns.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum PawnFacts {
+    /// The family has no promotion target for pawns; `reason` cites the rule.
+    NotApplicable { reason: String },
+    /// One entry per initial pawn.
+    Paths { pawns: Vec<PawnPath> },
+}
+
+/// One initial pawn and the fewest of its own non-capturing moves that
+/// bring it to a promotion target on the otherwise empty board.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PawnPath {
+    pub owner: Player,
+    pub cell: String,
+    /// `None`: no sequence of its moves reaches a promotion target.
+    pub moves: Option<usize>,
+}
+
+/// Drops onto cells the dropped piece could never leave.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum DropFacts {
+    /// The family has no drops.
+    NoDrops,
+    /// Every (player, piece, cell) a drop restriction allows where the
+    /// piece, with its dropped facing, has no move on the empty board.
+    /// `rule` cites the family's drop restriction.
+    Checked {
+        rule: String,
+        immobile: Vec<ImmobileDrop>,
+    },
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ImmobileDrop {
+    pub owner: Player,
+    /// The piece (or face) dropped, in the family's letters.
+    pub piece: String,
+    pub cell: String,
+}
+
+/// The fewest steps from `start` to a state that `done` accepts, where
+/// `next` lists the states one move away. Breadth-first over the finite
+/// state space, so it terminates on every board (cycles included).
+pub fn fewest_moves<S: Copy + Eq + Hash>(
+    start: S,
+    mut next: impl FnMut(S, &mut Vec<S>),
+    done: impl Fn(S) -> bool,
+) -> Option<usize> {
+    let mut seen = HashSet::from([start]);
+    let mut queue = VecDeque::from([(start, 0usize)]);
+    let mut out = Vec::new();
+    while let Some((s, d)) = queue.pop_front() {
+        out.clear();
+        next(s, &mut out);
+        for &t in &out {
+            if done(t) {
+                return Some(d + 1);
+            }
+            if seen.insert(t) {
+                queue.push_back((t, d + 1));
+            }
+        }
+    }
+    None
+}
+
+/// The colour classes of a board (GEO-I2), as `seams spec check` shows them.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Colouring {
+    /// An alternating colouring exists; `dark` is the class of the board's
+    /// first cell (`a1`, or `I:a1` on a board of several charts).
+    Exists {
+        #[serde(skip)]
+        dark: Vec<bool>,
+    },
+    /// No alternating colouring: an odd cycle of orthogonal steps, and the
+    /// seam steps on it where the charts' own checkerboards disagree.
+    None {
+        cycle_length: usize,
+        seam_steps: Vec<String>,
+    },
+    /// The board has no square cells (the tetrahedron).
+    NotSquare,
+}
+
+impl Colouring {
+    /// The colouring of `board`, or the odd cycle that forbids one.
+    pub fn of(board: &Board) -> Colouring {
+        match odd_cycle(board) {
+            Ok(colour) => {
+                let first = colour.first().copied().unwrap_or(false);
+                Colouring::Exists {
+                    dark: colour.into_iter().map(|c| c == first).collect(),
+                }
+            }
+            Err(OddCycle { steps }) => Colouring::None {
+                cycle_length: steps.len(),
+                seam_steps: steps
+                    .iter()
+                    .filter(|s| s.parity_kept)
+                    .map(|s| {
+                        format!(
+                            "{} {}→ {}",
+                            board.cell_name(s.from),
+                            s.dir,
+                            board.cell_name(s.to)
+                        )
+                    })
+                    .collect(),
+            },
+        }
+    }
+}
+
+/// Each player's initial bishops by colour class.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct BishopColours {
+    pub colouring: Colouring,
+    /// `[first player, second player]`; empty when there is no colouring.
+    pub players: Vec<PlayerBishops>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PlayerBishops {
+    pub owner: Player,
+    pub dark: Vec<String>,
+    pub light: Vec<String>,
+    /// The counts on the two classes differ by at most one (GEO-I2).
+    pub balanced: bool,
+}
+
+impl BishopColours {
+    /// Sorts `bishops` by colour class of `colouring`.
+    pub fn new(board: Option<&Board>, bishops: &[(Player, CellId)]) -> BishopColours {
+        let Some(board) = board else {
+            return BishopColours {
+                colouring: Colouring::NotSquare,
+                players: Vec::new(),
+            };
+        };
+        let colouring = Colouring::of(board);
+        let players = match &colouring {
+            Colouring::Exists { dark } => [Player::First, Player::Second]
+                .into_iter()
+                .map(|owner| {
+                    let (mut d, mut l) = (Vec::new(), Vec::new());
+                    for &(_, c) in bishops.iter().filter(|(o, _)| *o == owner) {
+                        if dark[c.index()] {
+                            d.push(board.cell_name(c));
+                        } else {
+                            l.push(board.cell_name(c));
+                        }
+                    }
+                    PlayerBishops {
+                        owner,
+                        balanced: d.len().abs_diff(l.len()) <= 1,
+                        dark: d,
+                        light: l,
+                    }
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        BishopColours { colouring, players }
+    }
+
+    /// `Some(false)` when a colouring exists and some player's bishops are
+    /// not balanced.
+    pub fn balanced(&self) -> Option<bool> {
+        match self.colouring {
+            Colouring::Exists { .. } => Some(self.players.iter().all(|p| p.balanced)),
+            _ => None,
+        }
+    }
+}
