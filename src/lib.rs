@@ -12,8 +12,8 @@
 pub mod audit;
 pub mod chess;
 pub mod conformance;
-pub mod diagram;
 pub mod design;
+pub mod diagram;
 pub mod draft;
 pub mod geometry;
 pub mod kyoto;
