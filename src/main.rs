@@ -827,7 +827,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let svg = seams::render::render_svg(v, &place, &marks)?;
             match &out {
-                None => print!("{svg}"),
+                None => std::io::stdout()
+                    .lock()
+                    .write_all(svg.as_bytes())
+                    .context("writing the picture to stdout")?,
                 Some(path) => conformance::write_atomically(path, &svg)
                     .with_context(|| format!("writing the picture {}", path.display()))?,
             }

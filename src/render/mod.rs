@@ -208,7 +208,12 @@ fn owner_name(d: &Diagram, p: Player) -> String {
         Player::First => "first",
         Player::Second => "second",
     };
-    format!("{} ({which})", d.sides[p.index()].name)
+    let name = &d.sides[p.index()].name;
+    if name.to_lowercase().contains(which) {
+        name.clone()
+    } else {
+        format!("{name} ({which})")
+    }
 }
 
 fn zone_colour(p: Player, style: ZoneStyle) -> &'static str {
@@ -268,7 +273,9 @@ fn draw(
     }
     let top = std::mem::take(&mut layout.top);
     c.raw(&top.into_string());
-    draw_marks(&mut c, &layout, placed);
+    let occupied: std::collections::BTreeSet<&str> =
+        d.pieces.iter().map(|p| p.cell.as_str()).collect();
+    draw_marks(&mut c, &layout, &occupied, placed);
     c.close_group();
 
     // Text under the board: sides, hands, legend, caption.
@@ -517,7 +524,12 @@ fn draw_facing(c: &mut Canvas, (cx, cy): (f64, f64), s: f64, f: Facing, colour: 
     );
 }
 
-fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]) {
+fn draw_marks(
+    c: &mut Canvas,
+    layout: &Layout,
+    occupied: &std::collections::BTreeSet<&str>,
+    placed: &[(ActionMark, MarkKind)],
+) {
     // Marks sharing a destination are spread side by side, so that both
     // facings of one destination stay visible.
     let mut by_cell: BTreeMap<&str, Vec<&(ActionMark, MarkKind)>> = BTreeMap::new();
@@ -537,6 +549,21 @@ fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]
                 .any(|o| o.1 == m.1 && o.0.facing == m.0.facing && o.0.drop == m.0.drop)
             {
                 distinct.push(m);
+            }
+        }
+        // A capture: ring the piece too, since a dot on a dark piece is
+        // easy to miss.
+        if occupied.contains(cell) {
+            let mut kinds: Vec<MarkKind> = distinct.iter().map(|m| m.1).collect();
+            kinds.dedup();
+            for (k, kind) in kinds.iter().enumerate() {
+                c.circle(
+                    (cx, cy),
+                    s * 0.44 - k as f64 * 3.0,
+                    "none",
+                    kind.colour(),
+                    2.2,
+                );
             }
         }
         let n = distinct.len() as f64;
@@ -620,7 +647,10 @@ fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
                 "+",
             );
         }
-        Icon::Facing => draw_facing(c, centre, 16.0, Facing::Up, "#e67e22"),
+        Icon::Facing => {
+            c.circle(centre, 5.5, "#ffffff", "#222222", 1.0);
+            draw_facing(c, centre, 22.0, Facing::Up, "#e67e22");
+        }
         Icon::OtherFace => c.text((centre.0, y + 12.0), 10.0, Anchor::Middle, "#777777", "g"),
         Icon::Origin => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, "none", "#ff9800", 3.0),
         Icon::Mark(kind) => {
