@@ -176,7 +176,8 @@ enum Icon {
     Boundary,
     Staircase,
     Cone,
-    Piece(Player),
+    /// A player's piece, with the facing its drops take when it matters.
+    Piece(Player, Option<Facing>),
     Promoted,
     Facing,
     OtherFace,
@@ -307,7 +308,7 @@ fn draw(
                 s.push_str(", in check");
             }
         }
-        lines.push((Some(Icon::Piece(p)), s));
+        lines.push((Some(Icon::Piece(p, side.drop_facing)), s));
     }
     for p in [Player::First, Player::Second] {
         if !d.sides[p.index()].zone.is_empty() {
@@ -566,18 +567,24 @@ fn draw_marks(
                 );
             }
         }
+        // On an occupied cell the marks sit small along the bottom edge,
+        // so the piece they would capture stays readable.
+        let (my, k) = if occupied.contains(cell) {
+            (sq.y + s * 0.84, s * 0.6)
+        } else {
+            (cy, s)
+        };
         let n = distinct.len() as f64;
         for (i, (mark, kind)) in distinct.iter().map(|m| (&m.0, m.1)).enumerate() {
-            let x = cx + (i as f64 - (n - 1.0) / 2.0) * s * 0.3;
-            let at = (x, cy);
+            let x = cx + (i as f64 - (n - 1.0) / 2.0) * k * 0.5;
             let colour = kind.colour();
             match kind {
-                MarkKind::Legal => c.circle(at, s * 0.13, colour, "#ffffff", 1.0),
-                MarkKind::Missing => c.circle(at, s * 0.2, "none", colour, 2.4),
+                MarkKind::Legal => c.circle((x, my), k * 0.13, colour, "#ffffff", 1.0),
+                MarkKind::Missing => c.circle((x, my), k * 0.2, "none", colour, 2.4),
                 MarkKind::Unexpected => {
-                    let r = s * 0.16;
-                    c.line((x - r, cy - r), (x + r, cy + r), colour, 2.6);
-                    c.line((x - r, cy + r), (x + r, cy - r), colour, 2.6);
+                    let r = k * 0.16;
+                    c.line((x - r, my - r), (x + r, my + r), colour, 2.6);
+                    c.line((x - r, my + r), (x + r, my - r), colour, 2.6);
                 }
             }
             if let Some(f) = mark.facing {
@@ -585,10 +592,10 @@ fn draw_marks(
                     Facing::Up => -1.0,
                     Facing::Down => 1.0,
                 };
-                let tip = (x, cy + sign * s * 0.42);
-                let base = cy + sign * s * 0.27;
+                let tip = (x, my + sign * k * 0.42);
+                let base = my + sign * k * 0.27;
                 c.polygon(
-                    &[tip, (x - s * 0.08, base), (x + s * 0.08, base)],
+                    &[tip, (x - k * 0.08, base), (x + k * 0.08, base)],
                     colour,
                     "#ffffff",
                     0.6,
@@ -596,8 +603,8 @@ fn draw_marks(
             }
             if let Some(drop) = &mark.drop {
                 c.text(
-                    (x, cy - s * 0.22),
-                    s * 0.26,
+                    (x, my - k * 0.22),
+                    k * 0.26,
                     Anchor::Middle,
                     colour,
                     &format!("{drop}*"),
@@ -605,8 +612,8 @@ fn draw_marks(
             }
             if mark.promote {
                 c.text_styled(
-                    (x + s * 0.2, cy - s * 0.08),
-                    s * 0.3,
+                    (x + k * 0.2, my - k * 0.08),
+                    k * 0.3,
                     Anchor::Middle,
                     colour,
                     "font-weight=\"bold\"",
@@ -633,9 +640,12 @@ fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
         Icon::Boundary => c.line((x + 1.0, y + 7.0), (x + 17.0, y + 7.0), "#000000", 3.0),
         Icon::Staircase => c.line((x + 1.0, y + 7.0), (x + 17.0, y + 7.0), "#d35400", 3.5),
         Icon::Cone => c.circle(centre, 4.5, "#c0392b", "#ffffff", 1.2),
-        Icon::Piece(p) => {
+        Icon::Piece(p, facing) => {
             let (fill, stroke, _, _) = piece_colours(p);
             c.circle(centre, 6.5, fill, stroke, 1.2);
+            if let Some(f) = facing {
+                draw_facing(c, centre, 26.0, f, "#e67e22");
+            }
         }
         Icon::Promoted => {
             c.text_styled(
