@@ -263,3 +263,226 @@ fn readme_pictures_are_current() {
     }
     assert!(checked >= 4, "the script lists the README pictures");
 }
+
+#[test]
+fn loose_marks_place_action_texts_by_their_cells() {
+    use seams::diagram::loose_mark;
+    use seams::movement::Facing;
+    let board = |name: &str| {
+        variant::find(name)
+            .expect("registered")
+            .diagram(&At::default())
+            .expect("pictured")
+            .board
+    };
+    // (variant, text, from, to, facing, drop, promote); `None` for `to`
+    // means the text cannot be placed.
+    #[allow(clippy::type_complexity)]
+    let table: &[(
+        &str,
+        &str,
+        Option<&str>,
+        Option<&str>,
+        Option<Facing>,
+        Option<&str>,
+        bool,
+    )] = &[
+        (
+            "chess-flat",
+            "e2-e4",
+            Some("e2"),
+            Some("e4"),
+            None,
+            None,
+            false,
+        ),
+        (
+            "chess-flat",
+            "e7-e8=Q",
+            Some("e7"),
+            Some("e8"),
+            None,
+            None,
+            true,
+        ),
+        ("chess-flat", "O-O", None, None, None, None, false),
+        (
+            "chess-mobius",
+            "e2-e4v",
+            Some("e2"),
+            Some("e4"),
+            Some(Facing::Down),
+            None,
+            false,
+        ),
+        (
+            "shogi-klein",
+            "e6-e7^",
+            Some("e6"),
+            Some("e7"),
+            Some(Facing::Up),
+            None,
+            false,
+        ),
+        (
+            "shogi-flat",
+            "e6-e7=",
+            Some("e6"),
+            Some("e7"),
+            None,
+            None,
+            false,
+        ),
+        (
+            "shogi-flat",
+            "e6-e7+",
+            Some("e6"),
+            Some("e7"),
+            None,
+            None,
+            true,
+        ),
+        (
+            "shogi-flat",
+            "P*e5",
+            None,
+            Some("e5"),
+            None,
+            Some("P"),
+            false,
+        ),
+        (
+            "shogi-genus2",
+            "I:a4-II:a5",
+            Some("I:a4"),
+            Some("II:a5"),
+            None,
+            None,
+            false,
+        ),
+        ("shogi-genus2", "a4-a5", None, None, None, None, false),
+        (
+            "tetra-shogi",
+            "c3.2-c4.2+",
+            Some("c3.2"),
+            Some("c4.2"),
+            None,
+            None,
+            true,
+        ),
+        (
+            "tetra-shogi",
+            "P*c5.3",
+            None,
+            Some("c5.3"),
+            None,
+            Some("P"),
+            false,
+        ),
+        ("kyoto", "T*c3", None, Some("c3"), None, Some("T"), false),
+        ("kyoto", "nonsense", None, None, None, None, false),
+    ];
+    for &(v, text, from, to, facing, drop, promote) in table {
+        let got = loose_mark(&board(v), text);
+        match to {
+            None => assert!(got.is_none(), "{v} '{text}' placed as {got:?}"),
+            Some(to) => {
+                let m = got.unwrap_or_else(|| panic!("{v} '{text}' is placed"));
+                assert_eq!(m.from.as_deref(), from, "{v} '{text}'");
+                assert_eq!(m.to, to, "{v} '{text}'");
+                assert_eq!(m.facing, facing, "{v} '{text}'");
+                assert_eq!(m.drop.as_deref(), drop, "{v} '{text}'");
+                assert_eq!(m.promote, promote, "{v} '{text}'");
+            }
+        }
+    }
+}
+
+/// A deterministic walk of `plies` actions from the start.
+fn walk(v: &dyn variant::Variant, plies: usize) -> Vec<Vec<String>> {
+    let mut out = vec![vec![]];
+    let mut moves: Vec<String> = vec![];
+    for ply in 0..plies {
+        let legal = v
+            .legal_actions(&At {
+                position: None,
+                moves: &moves,
+            })
+            .expect("the walk stays legal");
+        if legal.is_empty() {
+            break;
+        }
+        moves.push(legal[(ply * 7 + 3) % legal.len()].clone());
+        out.push(moves.clone());
+    }
+    out
+}
+
+#[test]
+fn marks_agree_with_the_diagram_after_the_action() {
+    for v in variant::registry() {
+        let v = v.as_ref();
+        for moves in walk(v, 6) {
+            let at = At {
+                position: None,
+                moves: &moves,
+            };
+            let before = v.diagram(&at).expect("pictured");
+            let legal = v.legal_actions(&at).expect("legal");
+            let marks = v.action_marks(&at, &legal).expect("marks");
+            for (text, mark) in legal.iter().zip(marks) {
+                let mark = mark.unwrap_or_else(|e| panic!("{} {text}: {e}", v.name()));
+                if let Some(from) = &mark.from {
+                    let piece = before.pieces.iter().find(|p| &p.cell == from);
+                    assert!(
+                        piece.is_some_and(|p| p.owner == before.to_move),
+                        "{} {text}: the mover stands on {from}",
+                        v.name()
+                    );
+                }
+                let mut next = moves.clone();
+                next.push(text.clone());
+                let after = v
+                    .diagram(&At {
+                        position: None,
+                        moves: &next,
+                    })
+                    .expect("pictured");
+                let landed = after
+                    .pieces
+                    .iter()
+                    .find(|p| p.cell == mark.to)
+                    .unwrap_or_else(|| panic!("{} {text}: a piece on {}", v.name(), mark.to));
+                assert_eq!(landed.owner, before.to_move, "{} {text}", v.name());
+                if let Some(f) = mark.facing {
+                    assert_eq!(landed.facing, Some(f), "{} {text}: facing", v.name());
+                }
+                if let Some(d) = &mark.drop {
+                    assert_eq!(&landed.label, d, "{} {text}: dropped kind", v.name());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn diagrams_name_cells_of_their_board_once() {
+    for v in variant::registry() {
+        let d = v.diagram(&At::default()).expect("pictured");
+        let mut seen = std::collections::BTreeSet::new();
+        for p in &d.pieces {
+            let canonical = seams::diagram::canonical_cell(&d.board, &p.cell)
+                .unwrap_or_else(|e| panic!("{}: {e}", v.name()));
+            assert_eq!(canonical, p.cell, "{}: canonical names", v.name());
+            assert!(
+                seen.insert(p.cell.clone()),
+                "{}: {} twice",
+                v.name(),
+                p.cell
+            );
+        }
+        let zones = d.sides.iter().map(|s| s.zone.len()).sum::<usize>();
+        let kyoto = v.name().starts_with("kyoto");
+        assert_eq!(zones == 0, kyoto, "{}: promotion zones", v.name());
+    }
+}
