@@ -183,6 +183,8 @@ enum Icon {
     OtherFace,
     Origin,
     Mark(MarkKind),
+    /// No icon: an explanatory line.
+    Note,
 }
 
 /// A board placed on the picture by a layout.
@@ -340,10 +342,15 @@ fn draw(
             "small grey letter: the token's other face, shown after it moves".into(),
         ));
     }
-    if from.is_some() {
+    if let Some(f) = from {
+        let any = placed.iter().any(|(m, _)| m.from.as_deref() == Some(f));
         lines.push((
             Some(Icon::Origin),
-            format!("moves from {}", from.unwrap_or_default()),
+            if any {
+                format!("moves from {f}")
+            } else {
+                format!("moves from {f}: none")
+            },
         ));
     }
     for kind in MarkKind::ALL {
@@ -627,6 +634,7 @@ fn draw_marks(
 fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
     let centre = (x + 9.0, y + 7.0);
     match icon {
+        Icon::Note => {}
         Icon::Swatch(fill) => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, fill, "#888888", 0.6),
         Icon::Frame(stroke) => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, "none", stroke, 1.6),
         Icon::Seam(opposed) => {
