@@ -166,7 +166,7 @@ enum Command {
     /// both. The picture goes to stdout unless --out names a file, which is
     /// replaced atomically.
     ///
-    /// Example: seams render shogi-klein --moves e3-e4 --moves-from e4 --out klein.svg
+    /// Example: seams render shogi-klein --moves e6-e7,e13-e12 --moves-from e7 --out klein.svg
     Render {
         /// A variant name from `seams variants`.
         variant: String,

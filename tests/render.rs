@@ -486,3 +486,18 @@ fn diagrams_name_cells_of_their_board_once() {
         assert_eq!(zones == 0, kyoto, "{}: promotion zones", v.name());
     }
 }
+
+#[test]
+fn the_help_example_draws_moves() {
+    let r = seams(&[
+        "render",
+        "shogi-klein",
+        "--moves",
+        "e6-e7,e13-e12",
+        "--moves-from",
+        "e7",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("moves from e7<"), "{}", r.stdout);
+    assert!(r.stdout.contains("legal destination"));
+}

@@ -26,7 +26,7 @@ use crate::variant::{At, Variant, VariantError};
 use svg::{Anchor, Canvas, num};
 
 /// What to mark on a picture besides the position.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Marks {
     /// Cell whose piece's moves are shown (highlighted origin), if any.
     pub from: Option<String>,
@@ -37,7 +37,7 @@ pub struct Marks {
 }
 
 /// How an action mark is drawn.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MarkKind {
     /// A legal action (a filled green dot).
     Legal,
@@ -68,7 +68,7 @@ impl MarkKind {
 }
 
 /// A picture that cannot be drawn, carrying the rejected value.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RenderError {
     /// The variant, position or a leading move is bad.
     #[error(transparent)]
@@ -324,6 +324,14 @@ fn draw(
             ));
         }
     }
+    if layout.zones == ZoneStyle::Fill
+        && d.sides[0].zone.iter().any(|c| d.sides[1].zone.contains(c))
+    {
+        lines.push((
+            Some(Icon::Note),
+            "a cell split in two: both players promote there".into(),
+        ));
+    }
     for (icon, text) in std::mem::take(&mut layout.legend) {
         lines.push((Some(icon), text));
     }
@@ -436,6 +444,10 @@ fn placement_summary(d: &Diagram) -> String {
 }
 
 fn draw_zones(c: &mut Canvas, d: &Diagram, layout: &Layout) {
+    let first: std::collections::BTreeSet<&str> =
+        d.sides[0].zone.iter().map(String::as_str).collect();
+    let second: std::collections::BTreeSet<&str> =
+        d.sides[1].zone.iter().map(String::as_str).collect();
     for p in [Player::First, Player::Second] {
         let colour = zone_colour(p, layout.zones);
         for cell in &d.sides[p.index()].zone {
@@ -443,16 +455,20 @@ fn draw_zones(c: &mut Canvas, d: &Diagram, layout: &Layout) {
                 continue;
             };
             match layout.zones {
-                ZoneStyle::Fill => c.raw(&format!(
-                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{colour}\" fill-opacity=\"{}\"/>\n",
-                    num(sq.x),
-                    num(sq.y),
-                    num(sq.size),
-                    num(sq.size),
-                    // The second owner's tint lets the first show through
-                    // where bands overlap.
-                    if p == Player::First { "1" } else { "0.7" }
-                )),
+                ZoneStyle::Fill => {
+                    let (x, y, z) = (sq.x, sq.y, sq.size);
+                    if first.contains(cell.as_str()) && second.contains(cell.as_str()) {
+                        // Both players promote here (a pawn's facing decides
+                        // which last rank it has): split the cell diagonally.
+                        let half = match p {
+                            Player::First => [(x, y), (x + z, y), (x, y + z)],
+                            Player::Second => [(x + z, y), (x + z, y + z), (x, y + z)],
+                        };
+                        c.polygon(&half, colour, "none", 0.0);
+                    } else {
+                        c.rect(x, y, z, z, colour, "none", 0.0);
+                    }
+                }
                 ZoneStyle::Frame => {
                     let inset = if p == Player::First { 2.0 } else { 4.0 };
                     c.rect(
