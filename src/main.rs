@@ -166,7 +166,7 @@ enum Command {
     /// both. The picture goes to stdout unless --out names a file, which is
     /// replaced atomically.
     ///
-    /// Example: seams render shogi-klein --moves e3-e4 --moves-from e4 --out klein.svg
+    /// Example: seams render shogi-klein --moves e6-e7,e13-e12 --moves-from e7 --out klein.svg
     Render {
         /// A variant name from `seams variants`.
         variant: String,
@@ -852,7 +852,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let svg = seams::render::render_svg(v, &place, &marks)?;
             match &out {
-                None => print!("{svg}"),
+                None => std::io::stdout()
+                    .lock()
+                    .write_all(svg.as_bytes())
+                    .context("writing the picture to stdout")?,
                 Some(path) => conformance::write_atomically(path, &svg)
                     .with_context(|| format!("writing the picture {}", path.display()))?,
             }

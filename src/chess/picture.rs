@@ -32,14 +32,9 @@ impl Draw<Position, Action> for ChessRules {
         let side = |p: Player| {
             // Where seams can turn a pawn round, it may promote on either
             // facing's last rank; otherwise only its home facing counts.
-            let facings: &[Facing] = if reverses {
-                &[Facing::Up, Facing::Down]
-            } else {
-                std::slice::from_ref(match home_facing(p) {
-                    Facing::Up => &Facing::Up,
-                    Facing::Down => &Facing::Down,
-                })
-            };
+            let both = [Facing::Up, Facing::Down];
+            let home = [home_facing(p)];
+            let facings: &[Facing] = if reverses { &both } else { &home };
             Side {
                 name: player_name(p).to_string(),
                 hand: vec![],

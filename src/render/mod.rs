@@ -26,7 +26,7 @@ use crate::variant::{At, Variant, VariantError};
 use svg::{Anchor, Canvas, num};
 
 /// What to mark on a picture besides the position.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Marks {
     /// Cell whose piece's moves are shown (highlighted origin), if any.
     pub from: Option<String>,
@@ -37,7 +37,7 @@ pub struct Marks {
 }
 
 /// How an action mark is drawn.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MarkKind {
     /// A legal action (a filled green dot).
     Legal,
@@ -77,7 +77,7 @@ impl MarkKind {
 }
 
 /// A picture that cannot be drawn, carrying the rejected value.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RenderError {
     /// The variant, position or a leading move is bad.
     #[error(transparent)]
@@ -185,12 +185,15 @@ enum Icon {
     Boundary,
     Staircase,
     Cone,
-    Piece(Player),
+    /// A player's piece, with the facing its drops take when it matters.
+    Piece(Player, Option<Facing>),
     Promoted,
     Facing,
     OtherFace,
     Origin,
     Mark(MarkKind),
+    /// No icon: an explanatory line.
+    Note,
 }
 
 /// A board placed on the picture by a layout.
@@ -217,7 +220,12 @@ fn owner_name(d: &Diagram, p: Player) -> String {
         Player::First => "first",
         Player::Second => "second",
     };
-    format!("{} ({which})", d.sides[p.index()].name)
+    let name = &d.sides[p.index()].name;
+    if name.to_lowercase().contains(which) {
+        name.clone()
+    } else {
+        format!("{name} ({which})")
+    }
 }
 
 fn zone_colour(p: Player, style: ZoneStyle) -> &'static str {
@@ -277,7 +285,9 @@ fn draw(
     }
     let top = std::mem::take(&mut layout.top);
     c.raw(&top.into_string());
-    draw_marks(&mut c, &layout, placed);
+    let occupied: std::collections::BTreeSet<&str> =
+        d.pieces.iter().map(|p| p.cell.as_str()).collect();
+    draw_marks(&mut c, &layout, &occupied, placed);
     c.close_group();
 
     // Text under the board: sides, hands, legend, caption.
@@ -309,7 +319,7 @@ fn draw(
                 s.push_str(", in check");
             }
         }
-        lines.push((Some(Icon::Piece(p)), s));
+        lines.push((Some(Icon::Piece(p, side.drop_facing)), s));
     }
     for p in [Player::First, Player::Second] {
         if !d.sides[p.index()].zone.is_empty() {
@@ -322,6 +332,14 @@ fn draw(
                 format!("promotion zone of {}", d.sides[p.index()].name),
             ));
         }
+    }
+    if layout.zones == ZoneStyle::Fill
+        && d.sides[0].zone.iter().any(|c| d.sides[1].zone.contains(c))
+    {
+        lines.push((
+            Some(Icon::Note),
+            "a cell split in two: both players promote there".into(),
+        ));
     }
     for (icon, text) in std::mem::take(&mut layout.legend) {
         lines.push((Some(icon), text));
@@ -341,10 +359,15 @@ fn draw(
             "small grey letter: the token's other face, shown after it moves".into(),
         ));
     }
-    if from.is_some() {
+    if let Some(f) = from {
+        let any = placed.iter().any(|(m, _)| m.from.as_deref() == Some(f));
         lines.push((
             Some(Icon::Origin),
-            format!("moves from {}", from.unwrap_or_default()),
+            if any {
+                format!("moves from {f}")
+            } else {
+                format!("moves from {f}: none")
+            },
         ));
     }
     for kind in MarkKind::ALL {
@@ -430,6 +453,10 @@ fn placement_summary(d: &Diagram) -> String {
 }
 
 fn draw_zones(c: &mut Canvas, d: &Diagram, layout: &Layout) {
+    let first: std::collections::BTreeSet<&str> =
+        d.sides[0].zone.iter().map(String::as_str).collect();
+    let second: std::collections::BTreeSet<&str> =
+        d.sides[1].zone.iter().map(String::as_str).collect();
     for p in [Player::First, Player::Second] {
         let colour = zone_colour(p, layout.zones);
         for cell in &d.sides[p.index()].zone {
@@ -437,16 +464,20 @@ fn draw_zones(c: &mut Canvas, d: &Diagram, layout: &Layout) {
                 continue;
             };
             match layout.zones {
-                ZoneStyle::Fill => c.raw(&format!(
-                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{colour}\" fill-opacity=\"{}\"/>\n",
-                    num(sq.x),
-                    num(sq.y),
-                    num(sq.size),
-                    num(sq.size),
-                    // The second owner's tint lets the first show through
-                    // where bands overlap.
-                    if p == Player::First { "1" } else { "0.7" }
-                )),
+                ZoneStyle::Fill => {
+                    let (x, y, z) = (sq.x, sq.y, sq.size);
+                    if first.contains(cell.as_str()) && second.contains(cell.as_str()) {
+                        // Both players promote here (a pawn's facing decides
+                        // which last rank it has): split the cell diagonally.
+                        let half = match p {
+                            Player::First => [(x, y), (x + z, y), (x, y + z)],
+                            Player::Second => [(x + z, y), (x + z, y + z), (x, y + z)],
+                        };
+                        c.polygon(&half, colour, "none", 0.0);
+                    } else {
+                        c.rect(x, y, z, z, colour, "none", 0.0);
+                    }
+                }
                 ZoneStyle::Frame => {
                     let inset = if p == Player::First { 2.0 } else { 4.0 };
                     c.rect(
@@ -526,7 +557,12 @@ fn draw_facing(c: &mut Canvas, (cx, cy): (f64, f64), s: f64, f: Facing, colour: 
     );
 }
 
-fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]) {
+fn draw_marks(
+    c: &mut Canvas,
+    layout: &Layout,
+    occupied: &std::collections::BTreeSet<&str>,
+    placed: &[(ActionMark, MarkKind)],
+) {
     // Marks sharing a destination are spread side by side, so that both
     // facings of one destination stay visible.
     let mut by_cell: BTreeMap<&str, Vec<&(ActionMark, MarkKind)>> = BTreeMap::new();
@@ -548,10 +584,31 @@ fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]
                 distinct.push(m);
             }
         }
+        // A capture: ring the piece too, since a dot on a dark piece is
+        // easy to miss.
+        if occupied.contains(cell) {
+            let mut kinds: Vec<MarkKind> = distinct.iter().map(|m| m.1).collect();
+            kinds.dedup();
+            for (k, kind) in kinds.iter().enumerate() {
+                c.circle(
+                    (cx, cy),
+                    s * 0.44 - k as f64 * 3.0,
+                    "none",
+                    kind.colour(),
+                    2.2,
+                );
+            }
+        }
+        // On an occupied cell the marks sit small along the bottom edge,
+        // so the piece they would capture stays readable.
+        let (my, k) = if occupied.contains(cell) {
+            (sq.y + s * 0.84, s * 0.6)
+        } else {
+            (cy, s)
+        };
         let n = distinct.len() as f64;
         for (i, (mark, kind)) in distinct.iter().map(|m| (&m.0, m.1)).enumerate() {
-            let x = cx + (i as f64 - (n - 1.0) / 2.0) * s * 0.3;
-            let at = (x, cy);
+            let x = cx + (i as f64 - (n - 1.0) / 2.0) * k * 0.5;
             let colour = kind.colour();
             // Grouped and labelled, so that a reader (or a test) can tell
             // which kind of mark stands on which cell without reading
@@ -562,12 +619,12 @@ fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]
                 svg::escape(cell)
             ));
             match kind {
-                MarkKind::Legal => c.circle(at, s * 0.13, colour, "#ffffff", 1.0),
-                MarkKind::Missing => c.circle(at, s * 0.2, "none", colour, 2.4),
+                MarkKind::Legal => c.circle((x, my), k * 0.13, colour, "#ffffff", 1.0),
+                MarkKind::Missing => c.circle((x, my), k * 0.2, "none", colour, 2.4),
                 MarkKind::Unexpected => {
-                    let r = s * 0.16;
-                    c.line((x - r, cy - r), (x + r, cy + r), colour, 2.6);
-                    c.line((x - r, cy + r), (x + r, cy - r), colour, 2.6);
+                    let r = k * 0.16;
+                    c.line((x - r, my - r), (x + r, my + r), colour, 2.6);
+                    c.line((x - r, my + r), (x + r, my - r), colour, 2.6);
                 }
             }
             if let Some(f) = mark.facing {
@@ -575,10 +632,10 @@ fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]
                     Facing::Up => -1.0,
                     Facing::Down => 1.0,
                 };
-                let tip = (x, cy + sign * s * 0.42);
-                let base = cy + sign * s * 0.27;
+                let tip = (x, my + sign * k * 0.42);
+                let base = my + sign * k * 0.27;
                 c.polygon(
-                    &[tip, (x - s * 0.08, base), (x + s * 0.08, base)],
+                    &[tip, (x - k * 0.08, base), (x + k * 0.08, base)],
                     colour,
                     "#ffffff",
                     0.6,
@@ -586,8 +643,8 @@ fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]
             }
             if let Some(drop) = &mark.drop {
                 c.text(
-                    (x, cy - s * 0.22),
-                    s * 0.26,
+                    (x, my - k * 0.22),
+                    k * 0.26,
                     Anchor::Middle,
                     colour,
                     &format!("{drop}*"),
@@ -595,8 +652,8 @@ fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]
             }
             if mark.promote {
                 c.text_styled(
-                    (x + s * 0.2, cy - s * 0.08),
-                    s * 0.3,
+                    (x + k * 0.2, my - k * 0.08),
+                    k * 0.3,
                     Anchor::Middle,
                     colour,
                     "font-weight=\"bold\"",
@@ -611,6 +668,7 @@ fn draw_marks(c: &mut Canvas, layout: &Layout, placed: &[(ActionMark, MarkKind)]
 fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
     let centre = (x + 9.0, y + 7.0);
     match icon {
+        Icon::Note => {}
         Icon::Swatch(fill) => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, fill, "#888888", 0.6),
         Icon::Frame(stroke) => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, "none", stroke, 1.6),
         Icon::Seam(opposed) => {
@@ -624,9 +682,12 @@ fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
         Icon::Boundary => c.line((x + 1.0, y + 7.0), (x + 17.0, y + 7.0), "#000000", 3.0),
         Icon::Staircase => c.line((x + 1.0, y + 7.0), (x + 17.0, y + 7.0), "#d35400", 3.5),
         Icon::Cone => c.circle(centre, 4.5, "#c0392b", "#ffffff", 1.2),
-        Icon::Piece(p) => {
+        Icon::Piece(p, facing) => {
             let (fill, stroke, _, _) = piece_colours(p);
             c.circle(centre, 6.5, fill, stroke, 1.2);
+            if let Some(f) = facing {
+                draw_facing(c, centre, 26.0, f, "#e67e22");
+            }
         }
         Icon::Promoted => {
             c.text_styled(
@@ -638,7 +699,10 @@ fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
                 "+",
             );
         }
-        Icon::Facing => draw_facing(c, centre, 16.0, Facing::Up, "#e67e22"),
+        Icon::Facing => {
+            c.circle(centre, 5.5, "#ffffff", "#222222", 1.0);
+            draw_facing(c, centre, 22.0, Facing::Up, "#e67e22");
+        }
         Icon::OtherFace => c.text((centre.0, y + 12.0), 10.0, Anchor::Middle, "#777777", "g"),
         Icon::Origin => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, "none", "#ff9800", 3.0),
         Icon::Mark(kind) => {

@@ -103,7 +103,13 @@ pub(super) fn layout(board: &TetraBoard) -> Layout {
             )
         })
         .chain(std::iter::once((
-            Icon::Swatch("#ffffff"),
+            Icon::Note,
+            format!(
+                "rank 1 is the first player's back rank, rank {side} the second's; each moves forward toward the other's"
+            ),
+        )))
+        .chain(std::iter::once((
+            Icon::Note,
             format!(
                 "rank r has {} − r files (letters) by r levels (small numbers, 1 at the bottom)",
                 side + 1
