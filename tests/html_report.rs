@@ -227,9 +227,12 @@ fn figure_marks(case: serde_json::Value, expected: &str, actual: &str) -> Vec<(S
         actual: actual.into(),
         detail: "differs".into(),
     };
-    let Some(Figure::Drawn { svg, .. }) = figure(&case, &outcome, &variants) else {
+    let Some(Figure { panels, notes }) = figure(&case, &outcome, &variants) else {
         panic!("a picture is drawn");
     };
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(panels.len(), 1);
+    let svg = &panels[0].svg;
     let mut out: Vec<(String, String)> = svg
         .split("<g data-mark=\"")
         .skip(1)
@@ -317,4 +320,58 @@ fn a_wrong_divide_marks_missing_and_extra_root_actions() {
         r#"{"b1-c3":1,"b1-d2":1}"#,
     );
     assert_eq!(marks, [pair("missing", "a3"), pair("unexpected", "d2")]);
+}
+
+#[test]
+fn a_wrong_position_after_moves_is_drawn_next_to_the_expected_one() {
+    // The kyoto-flip-on-drop mutant turns a dropped token over: the report
+    // shows the expected tokin and the engine's lance side by side.
+    let dir = scratch("html-play");
+    let out = dir.join("play.html");
+    let r = seams(&[
+        "conform",
+        "--engine",
+        "seams engine --mutant kyoto-flip-on-drop",
+        "--case",
+        "kyoto/drop/tokin-face*",
+        "--format",
+        "html",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let html = std::fs::read_to_string(&out).expect("written");
+    let pictures = svgs(&html);
+    assert_eq!(pictures.len(), 2, "expected and actual positions");
+    assert!(pictures[0].contains("expected: the position after the case"));
+    assert!(pictures[1].contains("actual: the position the engine reached"));
+    for svg in pictures {
+        let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default());
+        assert!(tree.is_ok(), "{:?}", tree.err());
+    }
+}
+
+#[test]
+fn an_engine_position_that_does_not_parse_is_named_instead_of_drawn() {
+    use seams::conformance::html::figure;
+    use seams::conformance::{Case, Outcome};
+    let case: Case = serde_json::from_value(serde_json::json!({
+        "id": "x", "title": "t", "clauses": [], "provenance": {"kind": "reference", "reviewed": "test"},
+        "check": {"kind": "play", "variant": "kyoto", "moves": ["c1-c2"],
+                  "expect": {"position": "p+nks+l/5/5/2K2/+LS1+NP[] b - - 1 1", "result": null}}
+    }))
+    .expect("a case");
+    let variants: Vec<&dyn seams::variant::Variant> = seams::variant::registry()
+        .iter()
+        .map(|v| v.as_ref())
+        .collect();
+    let outcome = Outcome::Fail {
+        expected: r#"{"position":"p+nks+l/5/5/2K2/+LS1+NP[] b - - 1 1","result":null}"#.into(),
+        actual: r#"{"position":"not a position","result":null}"#.into(),
+        detail: "differs".into(),
+    };
+    let f = figure(&case, &outcome, &variants).expect("a figure");
+    assert_eq!(f.panels.len(), 1, "the expected position is drawn");
+    assert_eq!(f.notes.len(), 1, "{:?}", f.notes);
+    assert!(f.notes[0].starts_with("actual: the position the engine reached: cannot be drawn"));
 }

@@ -21,13 +21,31 @@ use super::runner::{Outcome, OutcomeKind};
 use crate::render::{MarkKind, Marks, render_svg};
 use crate::variant::{At, Variant};
 
-/// The picture shown beside a failing case.
+/// The pictures shown beside a failing case.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Figure {
+    /// Usually one picture; a wrong position after moves gets two, the
+    /// expected one and the engine's.
+    pub panels: Vec<Panel>,
+    /// Why a picture could not be drawn (a position that does not parse,
+    /// say), shown in place of it.
+    pub notes: Vec<String>,
+}
+
+/// One SVG picture and a sentence saying what it marks.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Figure {
-    /// An SVG diagram and a sentence saying what is marked.
-    Drawn { svg: String, caption: String },
-    /// The case is about a variant, but its position could not be drawn.
-    Unavailable(String),
+pub struct Panel {
+    pub svg: String,
+    pub caption: String,
+}
+
+impl Figure {
+    fn add(&mut self, drawn: Result<Panel, String>) {
+        match drawn {
+            Ok(p) => self.panels.push(p),
+            Err(why) => self.notes.push(why),
+        }
+    }
 }
 
 /// More agreed actions than this are left unmarked, so that the differences
@@ -128,12 +146,37 @@ pub fn figure(case: &Case, outcome: &Outcome, variants: &[&dyn Variant]) -> Opti
             Vec::new(),
             format!("perft({depth}) from this position: expected {expected}, got {actual}"),
         ),
-        Check::Play { variant, at, .. } => (
-            variant,
-            at,
-            Vec::new(),
-            "the position after the case's moves".to_string(),
-        ),
+        Check::Play { variant, at, .. } => {
+            let mut figure = Figure::default();
+            figure.add(draw(
+                variant,
+                at,
+                Vec::new(),
+                "expected: the position after the case's moves".to_string(),
+                variants,
+            ));
+            // The engine's own position, when it gave a different one.
+            let theirs = serde_json::from_str::<serde_json::Value>(actual)
+                .ok()
+                .and_then(|v| v.get("position").and_then(|p| p.as_str()).map(String::from));
+            let ours = serde_json::from_str::<serde_json::Value>(expected)
+                .ok()
+                .and_then(|v| v.get("position").and_then(|p| p.as_str()).map(String::from));
+            if let Some(text) = theirs.filter(|t| Some(t) != ours.as_ref()) {
+                let place = Place {
+                    position: Some(text),
+                    moves: Vec::new(),
+                };
+                figure.add(draw(
+                    variant,
+                    &place,
+                    Vec::new(),
+                    "actual: the position the engine reached".to_string(),
+                    variants,
+                ));
+            }
+            return Some(figure);
+        }
         Check::Keys { variant, a, .. } => (
             variant,
             a,
@@ -151,7 +194,9 @@ pub fn figure(case: &Case, outcome: &Outcome, variants: &[&dyn Variant]) -> Opti
         | Check::SolidFacts { .. }
         | Check::BoardFile { .. } => return None,
     };
-    Some(draw(variant, place, marks, caption, variants))
+    let mut figure = Figure::default();
+    figure.add(draw(variant, place, marks, caption, variants));
+    Some(figure)
 }
 
 fn draw(
@@ -160,9 +205,9 @@ fn draw(
     actions: Vec<(String, MarkKind)>,
     caption: String,
     variants: &[&dyn Variant],
-) -> Figure {
+) -> Result<Panel, String> {
     let Some(v) = variants.iter().find(|v| v.name() == variant) else {
-        return Figure::Unavailable(format!("the reference has no variant '{variant}'"));
+        return Err(format!("the reference has no variant '{variant}'"));
     };
     let at = At {
         position: place.position.as_deref(),
@@ -174,8 +219,8 @@ fn draw(
         caption: Some(caption.clone()),
     };
     match render_svg(*v, &at, &marks) {
-        Ok(svg) => Figure::Drawn { svg, caption },
-        Err(e) => Figure::Unavailable(format!("the position cannot be drawn: {e}")),
+        Ok(svg) => Ok(Panel { svg, caption }),
+        Err(e) => Err(format!("{caption}: cannot be drawn: {e}")),
     }
 }
 
@@ -218,7 +263,7 @@ th:first-child,td:first-child{text-align:left}\
 .k-fail{background:#c62828}.k-error{background:#6a1b9a}.k-pass{background:#2e7d32}\
 .k-unsupported{background:#757575}\
 pre{background:#f6f6f6;padding:.6em;overflow-x:auto;white-space:pre-wrap}\
-figure{margin:.6em 0}\
+figure{margin:.6em 1em .6em 0;display:inline-block;vertical-align:top}\
 figure svg{max-width:100%;height:auto;border:1px solid #eee}\
 .meta{color:#555;font-size:.9em}";
 
@@ -306,20 +351,20 @@ impl Report<'_> {
             if kind != OutcomeKind::Pass {
                 let _ = writeln!(s, "<pre>{}</pre>", esc(&r.outcome.message()));
             }
-            match figures.get(i).and_then(|f| f.as_ref()) {
-                Some(Figure::Drawn { svg, caption }) => {
+            if let Some(figure) = figures.get(i).and_then(|f| f.as_ref()) {
+                for panel in &figure.panels {
                     // The caption is drawn inside the SVG too, so that the
                     // picture keeps it when saved on its own.
                     let _ = writeln!(
                         s,
-                        "<figure aria-label=\"{}\">\n{svg}\n</figure>",
-                        esc(caption)
+                        "<figure aria-label=\"{}\">\n{}\n</figure>",
+                        esc(&panel.caption),
+                        panel.svg
                     );
                 }
-                Some(Figure::Unavailable(why)) => {
-                    let _ = writeln!(s, "<p class=\"meta\">No picture: {}</p>", esc(why));
+                for note in &figure.notes {
+                    let _ = writeln!(s, "<p class=\"meta\">No picture: {}</p>", esc(note));
                 }
-                None => {}
             }
             let _ = writeln!(s, "</section>");
         }
