@@ -275,6 +275,30 @@ fn kyoto_and_tetra_starts_have_no_shield_lines_or_attacked_pieces() {
 }
 
 #[test]
+fn kyoto_start_offers_seven_checks_within_two_plies_all_after_a_king_step() {
+    // Checked by hand (three are corpus cases in cases/audit/): White's
+    // first move must bring the king off c1, where no Black token can reach
+    // it in one move; then a Black token turns over into a face that hits
+    // the king's new cell. Gold b5 becomes a knight on a4 or c4 (hitting
+    // b2 and d2, or b2) or on b4 (hitting a2, c2); silver d5 becomes a
+    // bishop on d4 (diagonal c3-b2) or e4 (diagonal d3-c2); tokin e5
+    // becomes a lance on d4 (file d3-d2). No line is mate.
+    let r = audit("kyoto", None, &[], 2);
+    let want = [
+        ["c1-b2", "b5-a4"],
+        ["c1-b2", "b5-c4"],
+        ["c1-b2", "d5-d4"],
+        ["c1-c2", "b5-b4"],
+        ["c1-c2", "d5-e4"],
+        ["c1-d2", "b5-c4"],
+        ["c1-d2", "e5-d4"],
+    ];
+    let want: Vec<CheckLine> = want.iter().map(|m| line(m, false)).collect();
+    assert_eq!(r.checks, want);
+    assert!(r.mates.is_empty());
+}
+
+#[test]
 fn kyoto_rook_face_pins_a_pawn_and_a_pawn_discovers() {
     // Black's rook face (+p) on c3 looks down file c at the White king c1
     // through White's pawn c2: a pin. The pawn and the rook attack each
