@@ -1,10 +1,19 @@
 //! Layout of the tetrahedral board as its rank slices.
 //!
-//! Rank r (the slice z = r − 1) is a small grid of files by levels, files
-//! from White's left and level 1 at the bottom, as the coordinates `e5.3`
-//! read. The slices stand side by side from White's back rank to Black's,
-//! bottoms aligned. Cells are tinted by bishop binding (the parity class a
-//! diagonal move keeps), so a bishop's cells can be followed across ranks.
+//! The rules source draws every rank as a square-cell board, Black's back
+//! rank along the top and White's along one side, the ranks of each side
+//! converging on the square middle rank in a corner. Here that reads as an
+//! L: the middle rank (5 × 5 on side 9) sits in the top-left corner,
+//! Black's ranks run from it to the right along the top with rank 9 at the
+//! end, and White's ranks run from it downward along the left side with
+//! rank 1 at the bottom. Every slice is drawn the same way round: levels
+//! across (level 1 at the left, as the coordinate `e5.3` ends), files down
+//! (file a at the top). So rank 9, one file of nine levels, is a strip
+//! along the top; rank 1, nine files of one level, a strip down the side;
+//! and the slices shrink toward the corner from both arms.
+//!
+//! Cells are tinted by bishop binding (the parity class a diagonal move
+//! keeps), so a bishop's cells can be followed across ranks.
 
 use std::collections::BTreeMap;
 
@@ -14,10 +23,14 @@ use super::svg::{Anchor, Canvas};
 use super::{Icon, Layout, Square, ZoneStyle};
 
 const CELL: f64 = 27.0;
-const LEFT: f64 = 16.0;
-const GAP: f64 = 12.0;
-const TOP: f64 = 24.0;
-const BOTTOM: f64 = 24.0;
+/// Room left of each slice for its file letters.
+const LEFT: f64 = 22.0;
+/// Room above each slice for its title.
+const TITLE: f64 = 22.0;
+/// Room below each slice for its level numbers.
+const UNDER: f64 = 16.0;
+const GAP: f64 = 10.0;
+const BOTTOM: f64 = 12.0;
 
 /// The four bindings, by (x, y, z) parity, with their tints.
 const BINDINGS: [((u8, u8, u8), &str); 4] = [
@@ -34,17 +47,35 @@ fn tint(parity: (u8, u8, u8)) -> &'static str {
         .map_or("#ffffff", |(_, t)| *t)
 }
 
+/// The top-left corner of each rank's grid, by rank index z (rank z + 1):
+/// the middle rank in the corner, higher ranks to its right, lower ranks
+/// below it.
+fn origins(side: usize) -> Vec<(f64, f64)> {
+    let mid = (side - 1) / 2;
+    let levels = |z: usize| (z + 1) as f64 * CELL;
+    let files = |z: usize| (side - z) as f64 * CELL;
+    let mut at = vec![(0.0, 0.0); side];
+    at[mid] = (LEFT, TITLE);
+    for z in mid + 1..side {
+        let (x, y) = at[z - 1];
+        at[z] = (x + levels(z - 1) + GAP + LEFT, y);
+    }
+    for z in (0..mid).rev() {
+        let (x, y) = at[z + 1];
+        at[z] = (x, y + files(z + 1) + UNDER + GAP + TITLE);
+    }
+    at
+}
+
 pub(super) fn layout(board: &TetraBoard) -> Layout {
     let side = board.side() as usize;
-    let base = TOP + side as f64 * CELL;
-    // Left edge of each rank's grid.
-    let mut left = Vec::with_capacity(side);
-    let mut x = LEFT;
-    for z in 0..side {
-        left.push(x);
-        x += (side - z) as f64 * CELL + GAP + LEFT;
-    }
-    let width = x - GAP - LEFT;
+    let at = origins(side);
+    let width = (0..side)
+        .map(|z| at[z].0 + (z + 1) as f64 * CELL)
+        .fold(0.0, f64::max);
+    let height = (0..side)
+        .map(|z| at[z].1 + (side - z) as f64 * CELL + UNDER)
+        .fold(0.0, f64::max);
 
     let mut cells = BTreeMap::new();
     let mut under = Canvas::default();
@@ -52,43 +83,44 @@ pub(super) fn layout(board: &TetraBoard) -> Layout {
     for c in board.cells() {
         let z = board.rank(c) as usize;
         let (file, level) = board.in_rank(c);
+        let (ox, oy) = at[z];
         let s = Square {
-            x: left[z] + file as f64 * CELL,
-            y: base - (level as f64 + 1.0) * CELL,
+            x: ox + level as f64 * CELL,
+            y: oy + file as f64 * CELL,
             size: CELL,
         };
         under.rect(s.x, s.y, CELL, CELL, tint(board.binding(c)), "none", 0.0);
         over.rect(s.x, s.y, CELL, CELL, "none", "#8a8170", 0.7);
         cells.insert(board.cell_name(c), s);
     }
-    for (z, &ox) in left.iter().enumerate() {
+    for (z, &(ox, oy)) in at.iter().enumerate() {
         let files = side - z;
         let levels = z + 1;
-        let right = ox + files as f64 * CELL;
-        let top = base - levels as f64 * CELL;
-        over.rect(ox, top, right - ox, base - top, "none", "#333", 1.6);
+        let right = ox + levels as f64 * CELL;
+        let bottom = oy + files as f64 * CELL;
+        over.rect(ox, oy, right - ox, bottom - oy, "none", "#333", 1.6);
         over.text_styled(
-            ((ox + right) / 2.0, top - 7.0),
+            (ox, oy - 7.0),
             11.0,
-            Anchor::Middle,
+            Anchor::Start,
             "#333",
             "font-weight=\"bold\"",
             &format!("rank {}", z + 1),
         );
         for f in 0..files {
             over.text(
-                (ox + (f as f64 + 0.5) * CELL, base + 14.0),
+                (ox - 4.0, oy + (f as f64 + 0.5) * CELL + 3.5),
                 10.0,
-                Anchor::Middle,
+                Anchor::End,
                 "#444",
                 &((b'a' + f as u8) as char).to_string(),
             );
         }
         for l in 0..levels {
             over.text(
-                (ox - 3.0, base - (l as f64 + 0.5) * CELL + 3.5),
+                (ox + (l as f64 + 0.5) * CELL, bottom + 11.0),
                 8.5,
-                Anchor::End,
+                Anchor::Middle,
                 "#777",
                 &(l + 1).to_string(),
             );
@@ -111,7 +143,7 @@ pub(super) fn layout(board: &TetraBoard) -> Layout {
         .chain(std::iter::once((
             Icon::Note,
             format!(
-                "rank r has {} − r files (letters) by r levels (small numbers, 1 at the bottom)",
+                "rank r has {} − r files (letters, down) by r levels (small numbers, across)",
                 side + 1
             ),
         )))
@@ -122,7 +154,7 @@ pub(super) fn layout(board: &TetraBoard) -> Layout {
         over,
         top: Canvas::default(),
         width,
-        height: base + BOTTOM,
+        height: height + BOTTOM,
         zones: ZoneStyle::Frame,
         legend,
     }
