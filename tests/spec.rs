@@ -64,3 +64,30 @@ fn clause_id_shape() {
     assert!(!is_clause_id("GEO7.6"));
     assert!(!is_clause_id("GEO-I"));
 }
+
+/// The README's sentence on the corpus states its size and provenance mix;
+/// it must be the corpus's, so the figure cannot go stale.
+#[test]
+fn the_readme_counts_are_the_corpus_counts() {
+    let corpus = Corpus::builtin().expect("the built-in corpus loads");
+    let count = |kind: &str| {
+        corpus
+            .cases
+            .iter()
+            .filter(|(_, c)| c.provenance.kind() == kind)
+            .count()
+    };
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let text = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    for claim in [
+        format!("{} cases, each citing spec clauses", corpus.cases.len()),
+        format!("{} from worked examples", count("seed")),
+        format!("{} published figures", count("published")),
+        format!("{} derived by hand", count("derived")),
+        format!("{} cross-checked with other engines", count("cross-check")),
+        format!("{} reviewed outputs of this engine", count("reference")),
+    ] {
+        assert!(text.contains(&claim), "README.md should say '{claim}'");
+    }
+}
