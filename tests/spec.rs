@@ -91,3 +91,32 @@ fn the_readme_counts_are_the_corpus_counts() {
         assert!(text.contains(&claim), "README.md should say '{claim}'");
     }
 }
+
+/// The README's coverage table is the one `seams spec coverage` computes.
+#[test]
+fn the_readme_coverage_table_is_current() {
+    let corpus = Corpus::builtin().expect("the built-in corpus loads");
+    let cov = coverage(&builtin_clauses(), &corpus);
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    for (name, prefixes) in [
+        ("geometry (`GEO`)", &["GEO"][..]),
+        ("surface shogi (`SS`)", &["SS"]),
+        ("surface chess (`SC`)", &["SC"]),
+        ("Kyoto (`KY`)", &["KY"]),
+        ("tetrahedral (`TS`, `TH`)", &["TS", "TH"]),
+    ] {
+        let rows: Vec<_> = cov
+            .rows
+            .iter()
+            .filter(|r| {
+                prefixes
+                    .iter()
+                    .any(|p| r.clause.starts_with(&format!("{p}-")))
+            })
+            .collect();
+        let covered = rows.iter().filter(|r| !r.cases.is_empty()).count();
+        let row = format!("| {name} | {} | {covered} |", rows.len());
+        assert!(readme.contains(&row), "README.md should have the row {row}");
+    }
+}
