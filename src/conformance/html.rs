@@ -18,7 +18,7 @@ use std::fmt::Write;
 use super::case::{Case, Check, Place};
 use super::report::{Report, Tally};
 use super::runner::{Outcome, OutcomeKind};
-use crate::render::{MarkKind, Marks, render_svg};
+use crate::render::{MarkKind, Marks, escape as esc, render_svg};
 use crate::variant::{At, Variant};
 
 /// The pictures shown beside a failing case.
@@ -233,22 +233,6 @@ fn string_set(json: &str) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
-/// Escapes text for HTML element content and attribute values.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 const STYLE: &str = "\
 body{font-family:system-ui,sans-serif;margin:2em;color:#222;background:#fff}\
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em}\
@@ -397,17 +381,4 @@ fn table(s: &mut String, title: &str, rows: impl IntoIterator<Item = (String, Ta
         );
     }
     let _ = writeln!(s, "</table>");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::esc;
-
-    #[test]
-    fn escapes_markup() {
-        assert_eq!(
-            esc("<a href=\"x\">&'"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
-        );
-    }
 }

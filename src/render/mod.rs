@@ -23,6 +23,7 @@ use crate::rules::Player;
 use crate::topology::file::AnyBoard;
 use crate::variant::{At, Variant, VariantError};
 
+pub use svg::escape;
 use svg::{Anchor, Canvas, num};
 
 /// What to mark on a picture besides the position.

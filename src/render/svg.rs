@@ -22,7 +22,8 @@ pub fn num(v: f64) -> String {
     }
 }
 
-/// Escapes text for SVG content and attribute values.
+/// Escapes text for SVG or HTML content and double-quoted attribute
+/// values.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {

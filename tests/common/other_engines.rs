@@ -11,23 +11,33 @@ pub fn cozy_moves(board: &cozy_chess::Board) -> Vec<cozy_chess::Move> {
     out
 }
 
-/// Perft by cozy-chess.
-pub fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
+/// Perft over any board type: `moves` lists a board's legal moves and
+/// `play` makes one on a copy.
+fn perft_with<B: Clone, M>(
+    board: &B,
+    depth: u32,
+    moves: &dyn Fn(&B) -> Vec<M>,
+    play: &dyn Fn(&mut B, M),
+) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = cozy_moves(board);
+    let list = moves(board);
     if depth == 1 {
-        return moves.len() as u64;
+        return list.len() as u64;
     }
-    moves
-        .into_iter()
+    list.into_iter()
         .map(|m| {
             let mut b = board.clone();
-            b.play_unchecked(m);
-            cozy_perft(&b, depth - 1)
+            play(&mut b, m);
+            perft_with(&b, depth - 1, moves, play)
         })
         .sum()
+}
+
+/// Perft by cozy-chess.
+pub fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
+    perft_with(board, depth, &cozy_moves, &|b, m| b.play_unchecked(m))
 }
 
 /// haitaka's legal moves of a board. Its own pawn-drop-mate test can
@@ -69,21 +79,7 @@ pub fn haitaka_moves(board: &haitaka::Board) -> Vec<haitaka::Move> {
 
 /// Perft by haitaka, with the pawn-drop-mate correction above.
 pub fn haitaka_perft(board: &haitaka::Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = haitaka_moves(board);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .into_iter()
-        .map(|m| {
-            let mut b = board.clone();
-            b.play_unchecked(m);
-            haitaka_perft(&b, depth - 1)
-        })
-        .sum()
+    perft_with(board, depth, &haitaka_moves, &|b, m| b.play_unchecked(m))
 }
 
 /// A shogi position text as USI SFEN: placement and hands are already in
