@@ -486,3 +486,70 @@ mod cross_check {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// The fast legality filter against the definition.
+
+mod fast_legality {
+    use proptest::prelude::*;
+    use seams::rules::Rules;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// On all four boards, along random games (captures, drops, checks
+        /// and promotions included), the legal actions found by testing only
+        /// king moves, moves in check and moves of possible shields equal
+        /// those found by testing every candidate.
+        #[test]
+        fn fast_legality_matches_the_definition(v in 0usize..4, seed in any::<u64>()) {
+            let variants = seams::shogi::builtin_variants();
+            let r = &variants[v];
+            let mut p = r.start();
+            let mut s = seed | 1;
+            for _ in 0..160 {
+                let fast = r.legal(&p);
+                prop_assert_eq!(&fast, &r.legal_by_definition(&p), "at {}", r.format_position(&p));
+                if fast.is_empty() {
+                    break;
+                }
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                p = r.apply(&p, &fast[(s % fast.len() as u64) as usize]);
+            }
+        }
+    }
+}
+
+/// The same comparison on fixed seeds, where the positions in check and
+/// the ones with pawns in hand are counted, so that the paths the fast
+/// filter treats specially are known to be exercised.
+#[test]
+fn fast_legality_is_exercised_in_check_and_with_drops() {
+    let (mut checked, mut drops) = (0, 0);
+    for r in builtin_variants() {
+        for seed in 1..=12u64 {
+            let mut p = r.start();
+            let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            for _ in 0..160 {
+                let fast = r.legal(&p);
+                assert_eq!(fast, r.legal_by_definition(&p), "{}", r.format_position(&p));
+                checked += usize::from(r.in_check(&p));
+                drops += fast
+                    .iter()
+                    .filter(|a| matches!(a, seams::shogi::Action::Drop { .. }))
+                    .count();
+                if fast.is_empty() {
+                    break;
+                }
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                p = r.apply(&p, &fast[(s % fast.len() as u64) as usize]);
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} positions in check");
+    assert!(drops > 1000, "only {drops} drops");
+}

@@ -263,11 +263,72 @@ impl ShogiRules {
     }
 
     /// Every legal action, sorted.
+    ///
+    /// Only the candidates that could uncover the mover's king are made on
+    /// the scratch board: king moves, every action while in check, and moves
+    /// of a piece that is the first one met on some ray leaving the king
+    /// (its possible shields, found by [`Self::shield_candidates`]). Any
+    /// other move opens no line to the king — every line from the king
+    /// still ends at the same first piece — and its landing cell can only
+    /// block one; a drop only adds a piece. Pawn-drop mate is tested as
+    /// always. [`Self::legal_by_definition`] tests every candidate, and the
+    /// test suite compares the two.
     pub fn legal(&self, pos: &Position) -> Vec<Action> {
+        let mut actions = self.pseudo(pos);
+        let me = pos.to_move;
+        let king = pos.kings[me.index()];
+        let in_check = king.is_some_and(|k| self.attacked(&pos.board, k, me.other()));
+        let (shields, n) = self.shield_candidates(pos);
+        let shields = &shields[..n];
+        let needs_test = |a: &Action| match *a {
+            Action::Move { from, .. } => in_check || Some(from) == king || shields.contains(&from),
+            Action::Drop { .. } => in_check,
+        };
+        let mut scratch = pos.board.clone();
+        actions.retain(|a| {
+            (!needs_test(a) || self.king_safe_after(&mut scratch, pos, a))
+                && !(matches!(
+                    a,
+                    Action::Drop {
+                        kind: Kind::Pawn,
+                        ..
+                    }
+                ) && self.is_pawn_drop_mate(pos, a))
+        });
+        actions
+    }
+
+    /// The legal actions by the definition alone: every pseudo-legal action
+    /// is made and the king tested. Slower than [`Self::legal`]; kept as the
+    /// reference it is checked against.
+    pub fn legal_by_definition(&self, pos: &Position) -> Vec<Action> {
         let mut actions = self.pseudo(pos);
         let mut scratch = pos.board.clone();
         actions.retain(|a| self.is_legal_with(&mut scratch, pos, a));
         actions
+    }
+
+    /// The mover's pieces that are the first piece met on a ray leaving its
+    /// king, through seams and wraps: the only pieces whose move could
+    /// uncover the king. At most one per direction; none without a king.
+    fn shield_candidates(&self, pos: &Position) -> ([CellId; 8], usize) {
+        let me = pos.to_move;
+        let mut found = [CellId(0); 8];
+        let mut n = 0;
+        let Some(king) = pos.kings[me.index()] else {
+            return (found, 0);
+        };
+        let occupied = |c: CellId| pos.board[c.index()].is_some();
+        for d in Dir::ALL {
+            let mut first = None;
+            for_each_on_ray(&self.geo, king, d, &occupied, |l| first = Some(l.cell));
+            if let Some(c) = first.filter(|&c| pos.board[c.index()].is_some_and(|p| p.owner == me))
+            {
+                found[n] = c;
+                n += 1;
+            }
+        }
+        (found, n)
     }
 
     /// Whether the player to move has any legal action.
