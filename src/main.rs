@@ -223,7 +223,8 @@ enum Command {
         #[command(subcommand)]
         command: RecordCommand,
     },
-    /// The rules spec: clause coverage by corpus cases.
+    /// The rules spec: clause coverage, checking a draft (and accepting it as
+    /// a new rules version), and the gate on released versions.
     Spec {
         #[command(subcommand)]
         command: SpecCommand,
