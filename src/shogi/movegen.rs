@@ -36,6 +36,19 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// Whether this is a pawn drop, the one action pawn-drop mate limits.
+    pub fn is_pawn_drop(&self) -> bool {
+        matches!(
+            self,
+            Action::Drop {
+                kind: Kind::Pawn,
+                ..
+            }
+        )
+    }
+}
+
 impl ShogiRules {
     /// Calls `visit(cell, transport)` for every cell `piece` on `from` can
     /// land on by its movement, occupied or not (the first occupied cell of a
@@ -223,19 +236,16 @@ impl ShogiRules {
         self.checked(&next) && !self.has_legal(&next)
     }
 
+    /// Whether `a` breaks no pawn-drop-mate rule (`SS-6.5`): it is not a
+    /// pawn drop, or the drop does not mate.
+    fn no_pawn_drop_mate(&self, pos: &Position, a: &Action) -> bool {
+        !a.is_pawn_drop() || !self.is_pawn_drop_mate(pos, a)
+    }
+
     /// Whether `a` (from [`Self::pseudo`]) is legal, using `scratch` (a copy
     /// of `pos.board`) for trial moves.
     fn is_legal_with(&self, scratch: &mut [Option<Piece>], pos: &Position, a: &Action) -> bool {
-        if !self.king_safe_after(scratch, pos, a) {
-            return false;
-        }
-        !matches!(
-            a,
-            Action::Drop {
-                kind: Kind::Pawn,
-                ..
-            }
-        ) || !self.is_pawn_drop_mate(pos, a)
+        self.king_safe_after(scratch, pos, a) && self.no_pawn_drop_mate(pos, a)
     }
 
     /// Analysis mode (informative section of `spec/shogi/rules.md`): the actions `mover` could take whoever is
@@ -250,13 +260,7 @@ impl ShogiRules {
             if king_safety {
                 self.is_legal_with(&mut scratch, &as_mover, a)
             } else {
-                !matches!(
-                    a,
-                    Action::Drop {
-                        kind: Kind::Pawn,
-                        ..
-                    }
-                ) || !self.is_pawn_drop_mate(&as_mover, a)
+                self.no_pawn_drop_mate(&as_mover, a)
             }
         });
         actions
@@ -277,7 +281,7 @@ impl ShogiRules {
         let mut actions = self.pseudo(pos);
         let me = pos.to_move;
         let king = pos.kings[me.index()];
-        let in_check = king.is_some_and(|k| self.attacked(&pos.board, k, me.other()));
+        let in_check = self.checked(pos);
         let (shields, n) = self.shield_candidates(pos);
         let shields = &shields[..n];
         let needs_test = |a: &Action| match *a {
@@ -287,13 +291,7 @@ impl ShogiRules {
         let mut scratch = pos.board.clone();
         actions.retain(|a| {
             (!needs_test(a) || self.king_safe_after(&mut scratch, pos, a))
-                && !(matches!(
-                    a,
-                    Action::Drop {
-                        kind: Kind::Pawn,
-                        ..
-                    }
-                ) && self.is_pawn_drop_mate(pos, a))
+                && self.no_pawn_drop_mate(pos, a)
         });
         actions
     }
@@ -335,15 +333,7 @@ impl ShogiRules {
     pub fn has_legal(&self, pos: &Position) -> bool {
         let mut actions = self.pseudo(pos);
         // Pawn drops last: they may need a recursive mate test.
-        actions.sort_by_key(|a| {
-            matches!(
-                a,
-                Action::Drop {
-                    kind: Kind::Pawn,
-                    ..
-                }
-            )
-        });
+        actions.sort_by_key(|a| a.is_pawn_drop());
         let mut scratch = pos.board.clone();
         actions
             .iter()
@@ -364,14 +354,7 @@ impl ShogiRules {
         let mut scratch = pos.board.clone();
         if !self.king_safe_after(&mut scratch, pos, a) {
             Some(true)
-        } else if matches!(
-            a,
-            Action::Drop {
-                kind: Kind::Pawn,
-                ..
-            }
-        ) && self.is_pawn_drop_mate(pos, a)
-        {
+        } else if a.is_pawn_drop() && self.is_pawn_drop_mate(pos, a) {
             Some(false)
         } else {
             None
