@@ -46,21 +46,8 @@ impl Audit<Position> for KyotoRules {
             .iter()
             .enumerate()
             .filter_map(|(i, slot)| slot.map(|p| (CellId(i as u16), p.owner)));
-        let attackers = |target: CellId, by: Player| -> Vec<CellId> {
-            let mut cells = Vec::new();
-            (0..pos.board.len())
-                .map(|i| CellId(i as u16))
-                .filter(|&from| {
-                    pos.board[from.index()].is_some_and(|p| {
-                        cells.clear();
-                        p.owner == by && {
-                            self.targets(&pos.board, from, p, &mut cells);
-                            cells.contains(&target)
-                        }
-                    })
-                })
-                .collect()
-        };
-        attacked_pieces(pieces, &attackers, &|c| self.placed(pos, c))
+        attacked_pieces(pieces, &|c, by| self.attackers(&pos.board, c, by), &|c| {
+            self.placed(pos, c)
+        })
     }
 }

@@ -209,12 +209,36 @@ impl KyotoRules {
     /// Whether `by` attacks `target`: some piece of `by` has it among its
     /// targets. Pins are not consulted.
     pub fn attacked(&self, board: &[Option<Piece>], target: CellId, by: Player) -> bool {
+        self.each_attacker(board, target, by, |_| true)
+    }
+
+    /// The cells of every piece of `by` that attacks `target`, in board
+    /// order.
+    pub fn attackers(&self, board: &[Option<Piece>], target: CellId, by: Player) -> Vec<CellId> {
+        let mut out = vec![];
+        self.each_attacker(board, target, by, |c| {
+            out.push(c);
+            false
+        });
+        out
+    }
+
+    /// Calls `found` with each attacker of `target` until it returns
+    /// `true`; returns whether it did.
+    fn each_attacker(
+        &self,
+        board: &[Option<Piece>],
+        target: CellId,
+        by: Player,
+        mut found: impl FnMut(CellId) -> bool,
+    ) -> bool {
         let mut cells = Vec::new();
         board.iter().enumerate().any(|(i, slot)| match slot {
             Some(p) if p.owner == by => {
+                let from = CellId(i as u16);
                 cells.clear();
-                self.targets(board, CellId(i as u16), *p, &mut cells);
-                cells.contains(&target)
+                self.targets(board, from, *p, &mut cells);
+                cells.contains(&target) && found(from)
             }
             _ => false,
         })
