@@ -91,18 +91,8 @@ impl Audit<Position> for TetraRules {
 
     fn attacked_pieces(&self, pos: &Position) -> Vec<Attacked> {
         let pieces = pos.pieces().map(|(c, p)| (c, p.owner));
-        let attackers = |target: CellId, by: Player| -> Vec<CellId> {
-            let mut cells = Vec::new();
-            pos.pieces()
-                .filter(|(_, p)| p.owner == by)
-                .filter(|&(from, _)| {
-                    cells.clear();
-                    self.t.destinations(pos, from, &mut cells);
-                    cells.contains(&target)
-                })
-                .map(|(from, _)| from)
-                .collect()
-        };
-        attacked_pieces(pieces, &attackers, &|c| self.placed(pos, c))
+        attacked_pieces(pieces, &|c, by| self.t.attackers(pos, c, by), &|c| {
+            self.placed(pos, c)
+        })
     }
 }

@@ -231,6 +231,29 @@ impl Tables {
 
     /// Whether `target` is attacked by a piece of `by`.
     pub fn attacked(&self, pos: &Position, target: CellId, by: Player) -> bool {
+        self.each_attacker(pos, target, by, |_| true)
+    }
+
+    /// The cells of every piece of `by` that attacks `target`.
+    pub fn attackers(&self, pos: &Position, target: CellId, by: Player) -> Vec<CellId> {
+        let mut out = vec![];
+        self.each_attacker(pos, target, by, |c| {
+            out.push(c);
+            false
+        });
+        out
+    }
+
+    /// Traces outward from `target` and calls `found` with each piece of
+    /// `by` that moves back onto it, until `found` returns `true`; returns
+    /// whether it did.
+    fn each_attacker(
+        &self,
+        pos: &Position,
+        target: CellId,
+        by: Player,
+        mut found: impl FnMut(CellId) -> bool,
+    ) -> bool {
         let here = &self.steps[target.index()];
         for (d, first) in here.iter().enumerate() {
             let Some(mut cur) = *first else { continue };
@@ -240,7 +263,7 @@ impl Tables {
                 if let Some(p) = pos.board[cur.index()] {
                     if p.owner == by {
                         let m = self.mask(&p);
-                        if m.slide & back != 0 || (near && m.step & back != 0) {
+                        if (m.slide & back != 0 || (near && m.step & back != 0)) && found(cur) {
                             return true;
                         }
                     }
@@ -256,7 +279,7 @@ impl Tables {
         for i in 0..8 {
             if let Some(src) = self.leaps[target.index()][self.opp_leap[i]] {
                 if let Some(p) = pos.board[src.index()] {
-                    if p.owner == by && self.mask(&p).leap >> i & 1 == 1 {
+                    if p.owner == by && self.mask(&p).leap >> i & 1 == 1 && found(src) {
                         return true;
                     }
                 }
