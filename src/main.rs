@@ -249,52 +249,9 @@ enum Command {
     ///   seams conform --engine "./my-engine --protocol" --expect known.json
     ///   seams conform --engine "./my-engine" --baseline known.json
     ///   seams conform --engine "seams engine --mutant knight-lls"
+    ///   seams conform --engine "./my-engine" --format html --out report.html
     #[command(verbatim_doc_comment)]
-    Conform {
-        /// The engine command line, split like a shell would (quotes group
-        /// words). `seams` as the program means this same binary. Default:
-        /// the reference engine, in process.
-        #[arg(long, value_name = "CMD")]
-        engine: Option<String>,
-        /// Only cases about this variant.
-        #[arg(long, value_name = "V")]
-        variant: Option<String>,
-        /// Judge each case's `rules` range against this version instead of
-        /// the version the engine declares.
-        #[arg(long, value_name = "R")]
-        rules: Option<String>,
-        /// Only cases whose id matches this glob (`*`, `?`) or, without glob
-        /// characters, contains this text.
-        #[arg(long = "case", value_name = "GLOB")]
-        case: Option<String>,
-        /// quick: skip cases above the node budget; full: every case.
-        #[arg(long, value_enum, default_value = "full")]
-        tier: TierArg,
-        /// The engine's expectations file (known failures).
-        #[arg(long, value_name = "FILE")]
-        expect: Option<PathBuf>,
-        /// Write an expectations file describing this run (atomically) and
-        /// exit 0. Notes from --expect are kept where a failure is unchanged.
-        #[arg(long, value_name = "FILE")]
-        baseline: Option<PathBuf>,
-        /// Report format: text, json, junit, markdown, or html (a page that
-        /// draws each failing position with the expected and actual
-        /// answers marked).
-        #[arg(long, value_enum, default_value = "text")]
-        format: Format,
-        /// Write the report to this file (atomically) instead of stdout.
-        #[arg(long, value_name = "FILE")]
-        out: Option<PathBuf>,
-        /// Time limit for each reply, in milliseconds.
-        #[arg(long, value_name = "T", default_value_t = 30_000)]
-        timeout_ms: u64,
-        /// Read cases from this folder instead of the built-in corpus.
-        #[arg(long, value_name = "DIR")]
-        corpus: Option<PathBuf>,
-        /// Also list unsupported cases in the text report.
-        #[arg(long)]
-        verbose: bool,
-    },
+    Conform(ConformArgs),
     /// Serve the reference engine over the engine protocol on stdio.
     ///
     /// JSON lines on stdin and stdout; see conformance/README.md.
@@ -1071,36 +1028,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Spec {
             command: SpecCommand::Gate { corpus, json },
         } => spec_gate(cli.spec.as_deref(), corpus.as_deref(), json),
-        Command::Conform {
-            engine,
-            variant,
-            rules,
-            case,
-            tier,
-            expect,
-            baseline,
-            format,
-            out,
-            timeout_ms,
-            corpus,
-            verbose,
-        } => conform(
-            lib,
-            ConformArgs {
-                engine,
-                variant,
-                rules,
-                case,
-                tier,
-                expect,
-                baseline,
-                format,
-                out,
-                timeout_ms,
-                corpus,
-                verbose,
-            },
-        ),
+        Command::Conform(args) => conform(lib, args),
         Command::Engine {
             mutant,
             fault,
@@ -1328,18 +1256,51 @@ fn solid_rays(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The options of `seams conform`.
+#[derive(clap::Args)]
 struct ConformArgs {
+    /// The engine command line, split like a shell would (quotes group
+    /// words). `seams` as the program means this same binary. Default:
+    /// the reference engine, in process.
+    #[arg(long, value_name = "CMD")]
     engine: Option<String>,
+    /// Only cases about this variant.
+    #[arg(long, value_name = "V")]
     variant: Option<String>,
+    /// Judge each case's `rules` range against this version instead of
+    /// the version the engine declares.
+    #[arg(long, value_name = "R")]
     rules: Option<String>,
+    /// Only cases whose id matches this glob (`*`, `?`) or, without glob
+    /// characters, contains this text.
+    #[arg(long = "case", value_name = "GLOB")]
     case: Option<String>,
+    /// quick: skip cases above the node budget; full: every case.
+    #[arg(long, value_enum, default_value = "full")]
     tier: TierArg,
+    /// The engine's expectations file (known failures).
+    #[arg(long, value_name = "FILE")]
     expect: Option<PathBuf>,
+    /// Write an expectations file describing this run (atomically) and
+    /// exit 0. Notes from --expect are kept where a failure is unchanged.
+    #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
+    /// Report format: text, json, junit, markdown, or html (a page that
+    /// draws each failing position with the expected and actual
+    /// answers marked).
+    #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Write the report to this file (atomically) instead of stdout.
+    #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Time limit for each reply, in milliseconds.
+    #[arg(long, value_name = "T", default_value_t = 30_000)]
     timeout_ms: u64,
+    /// Read cases from this folder instead of the built-in corpus.
+    #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
+    /// Also list unsupported cases in the text report.
+    #[arg(long)]
     verbose: bool,
 }
 
