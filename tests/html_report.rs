@@ -19,23 +19,18 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs the cone-diagonals mutant on one legal-actions case (it wrongly
-/// lets a genus-two silver step along the forbidden diagonal `I:a4-I:i5`)
-/// and returns the HTML report.
-fn mutant_report(dir: &Path) -> (PathBuf, String) {
+/// Runs `seams conform --format html --out DIR/report.html` for the cases
+/// matching `case`, against `engine` (the reference when `None`), checks
+/// the exit code, and returns the report's path and text.
+fn html_report(dir: &Path, engine: Option<&str>, case: &str, code: i32) -> (PathBuf, String) {
     let out = dir.join("report.html");
-    let r = seams(&[
-        "conform",
-        "--engine",
-        "seams engine --mutant cone-diagonals",
-        "--case",
-        "shogi/genus2/cone-diagonal-forbidden*",
-        "--format",
-        "html",
-        "--out",
-        out.to_str().expect("utf-8 path"),
-    ]);
-    assert_eq!(r.code, 1, "a failing run exits 1; stderr: {}", r.stderr);
+    let mut args = vec!["conform", "--case", case, "--format", "html"];
+    if let Some(e) = engine {
+        args.extend(["--engine", e]);
+    }
+    args.extend(["--out", out.to_str().expect("utf-8 path")]);
+    let r = seams(&args);
+    assert_eq!(r.code, code, "exit code; stderr: {}", r.stderr);
     assert!(
         r.stdout.is_empty(),
         "the report went to --out: {}",
@@ -43,6 +38,18 @@ fn mutant_report(dir: &Path) -> (PathBuf, String) {
     );
     let html = std::fs::read_to_string(&out).expect("the report was written");
     (out, html)
+}
+
+/// Runs the cone-diagonals mutant on one legal-actions case (it wrongly
+/// lets a genus-two silver step along the forbidden diagonal `I:a4-I:i5`)
+/// and returns the HTML report.
+fn mutant_report(dir: &Path) -> (PathBuf, String) {
+    html_report(
+        dir,
+        Some("seams engine --mutant cone-diagonals"),
+        "shogi/genus2/cone-diagonal-forbidden*",
+        1,
+    )
 }
 
 /// The `<svg …>…</svg>` elements of a page.
@@ -83,18 +90,7 @@ fn a_mutant_failure_is_drawn_with_the_wrong_destination_marked() {
 #[test]
 fn a_passing_run_has_no_problems_and_no_pictures() {
     let dir = scratch("html-pass");
-    let out = dir.join("ok.html");
-    let r = seams(&[
-        "conform",
-        "--case",
-        "shogi/genus2/*",
-        "--format",
-        "html",
-        "--out",
-        out.to_str().expect("utf-8 path"),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let html = std::fs::read_to_string(&out).expect("written");
+    let (_, html) = html_report(&dir, None, "shogi/genus2/*", 0);
     assert!(html.contains("<h2>Problems (0)</h2>"));
     assert!(svgs(&html).is_empty());
 }
@@ -327,20 +323,12 @@ fn a_wrong_position_after_moves_is_drawn_next_to_the_expected_one() {
     // The kyoto-flip-on-drop mutant turns a dropped token over: the report
     // shows the expected tokin and the engine's lance side by side.
     let dir = scratch("html-play");
-    let out = dir.join("play.html");
-    let r = seams(&[
-        "conform",
-        "--engine",
-        "seams engine --mutant kyoto-flip-on-drop",
-        "--case",
+    let (_, html) = html_report(
+        &dir,
+        Some("seams engine --mutant kyoto-flip-on-drop"),
         "kyoto/drop/tokin-face*",
-        "--format",
-        "html",
-        "--out",
-        out.to_str().expect("utf-8 path"),
-    ]);
-    assert_eq!(r.code, 1, "{}", r.stderr);
-    let html = std::fs::read_to_string(&out).expect("written");
+        1,
+    );
     let pictures = svgs(&html);
     assert_eq!(pictures.len(), 2, "expected and actual positions");
     assert!(pictures[0].contains("expected: the position after the case"));
