@@ -263,11 +263,20 @@ pub fn audit_variant(
     at: &crate::variant::At,
     plies: u32,
 ) -> Result<Report, AuditError> {
+    audit_of(crate::variant::find(name)?, at, plies)
+}
+
+/// The opening audit of a position of `variant` (any variant, those of an
+/// edited spec included), with `plies` checked.
+pub fn audit_of(
+    variant: &dyn crate::variant::Variant,
+    at: &crate::variant::At,
+    plies: u32,
+) -> Result<Report, AuditError> {
     if plies == 0 || plies > MAX_PLIES {
         return Err(AuditError::Plies(plies));
     }
-    let v = crate::variant::find(name)?;
-    Ok(v.audit(at, plies)?)
+    Ok(variant.audit(at, plies)?)
 }
 
 /// A line traced outward from a king: the first piece it meets (the

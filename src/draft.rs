@@ -158,6 +158,17 @@ impl Draft {
         })
     }
 
+    /// The same family files built on other boards: a geometry mutant of
+    /// an edited spec (the mutated rule reaches every variant).
+    pub fn with_library(&self, lib: Library) -> Result<Draft, DraftError> {
+        let files = self
+            .families
+            .iter()
+            .map(|(k, f)| (*k, (f.from_draft, f.files.clone())))
+            .collect();
+        Draft::build(&self.dir, lib, files)
+    }
+
     /// The family whose files define `variant`.
     pub fn family_of(&self, variant: &str) -> Option<&'static str> {
         self.families
@@ -166,7 +177,8 @@ impl Draft {
             .map(|(k, _)| *k)
     }
 
-    fn variant_refs(&self) -> Vec<&dyn Variant> {
+    /// Every variant the draft defines, in build order.
+    pub fn variant_refs(&self) -> Vec<&dyn Variant> {
         self.variants.iter().map(|v| v.as_ref()).collect()
     }
 }

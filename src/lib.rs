@@ -19,6 +19,7 @@ pub mod geometry;
 pub mod kyoto;
 pub mod movement;
 pub mod mutants;
+pub mod names;
 pub mod render;
 pub mod rules;
 pub mod shogi;

@@ -101,10 +101,10 @@ fn kyoto_flip_on_drop() -> Vec<Box<dyn Variant>> {
 
 /// An unknown mutant name.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown mutant '{name}' (known: {known})")]
+#[error("unknown mutant '{name}' ({known})")]
 pub struct UnknownMutant {
     pub name: String,
-    pub known: String,
+    pub known: crate::names::Known,
 }
 
 /// Looks a mutant up by name.
@@ -115,6 +115,6 @@ pub fn find(name: &str) -> Result<Mutant, UnknownMutant> {
         .copied()
         .ok_or_else(|| UnknownMutant {
             name: name.to_string(),
-            known: all.iter().map(|m| m.name).collect::<Vec<_>>().join(", "),
+            known: crate::names::Known::new(name, all.iter().map(|m| m.name)),
         })
 }

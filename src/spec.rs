@@ -29,8 +29,11 @@ pub enum SpecError {
         name: String,
         other: String,
     },
-    #[error("unknown board '{name}' (known: {known})")]
-    UnknownBoard { name: String, known: String },
+    #[error("unknown board '{name}' ({known})")]
+    UnknownBoard {
+        name: String,
+        known: crate::names::Known,
+    },
 }
 
 /// Every board of one spec folder, validated, with step tables built.
@@ -142,13 +145,13 @@ impl Library {
             .map(|(_, g)| g)
             .ok_or_else(|| SpecError::UnknownBoard {
                 name: name.to_string(),
-                known: self
-                    .boards
-                    .keys()
-                    .chain(self.solids.keys())
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                known: crate::names::Known::new(
+                    name,
+                    self.boards
+                        .keys()
+                        .chain(self.solids.keys())
+                        .map(String::as_str),
+                ),
             })
     }
 
@@ -253,6 +256,33 @@ pub fn builtin_clauses() -> Vec<Clause> {
         }
     }
     out
+}
+
+/// The clauses of a spec folder: each `<folder>/rules.md` it has, and the
+/// built-in one for every folder it lacks (as for family data files).
+pub fn clauses_from_dir(dir: &Path) -> Result<Vec<Clause>, SpecError> {
+    let mut out = Vec::new();
+    for embedded in SPEC.dirs() {
+        let rules = embedded.path().join("rules.md");
+        let Some(builtin) = SPEC.get_file(&rules) else {
+            continue;
+        };
+        let edited = dir.join(&rules);
+        if edited.is_file() {
+            let text = std::fs::read_to_string(&edited).map_err(|e| SpecError::Io {
+                path: edited.display().to_string(),
+                message: e.to_string(),
+            })?;
+            out.extend(parse_clauses(&edited.display().to_string(), &text));
+        } else {
+            let label = format!("spec/{}", rules.display());
+            out.extend(parse_clauses(
+                &label,
+                builtin.contents_utf8().unwrap_or_default(),
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// A family's embedded data files (`spec/<family>/*.toml`) as

@@ -33,8 +33,11 @@ pub enum VariantError {
         text: String,
         error: ActionError,
     },
-    #[error("unknown variant '{name}' (known: {known})")]
-    Unknown { name: String, known: String },
+    #[error("unknown variant '{name}' ({known})")]
+    Unknown {
+        name: String,
+        known: crate::names::Known,
+    },
     #[error("variant '{variant}' cannot be pictured")]
     NoPicture { variant: String },
 }
@@ -473,18 +476,24 @@ pub fn build_all(lib: &crate::spec::Library) -> Result<Vec<Box<dyn Variant>>, St
     Ok(all)
 }
 
-/// Looks a variant up by name.
+/// Looks a variant up by name among the shipped ones.
 pub fn find(name: &str) -> Result<&'static dyn Variant, VariantError> {
-    registry()
+    let all: Vec<&'static dyn Variant> = registry().iter().map(|v| v.as_ref()).collect();
+    find_in(&all, name)
+}
+
+/// Looks a variant up by name in `variants` (the shipped ones, or those of
+/// an edited spec); the error lists the names and suggests the nearest.
+pub fn find_in<'v>(
+    variants: &[&'v dyn Variant],
+    name: &str,
+) -> Result<&'v dyn Variant, VariantError> {
+    variants
         .iter()
         .find(|v| v.name() == name)
-        .map(|b| b.as_ref())
+        .copied()
         .ok_or_else(|| VariantError::Unknown {
             name: name.to_string(),
-            known: registry()
-                .iter()
-                .map(|v| v.name().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
+            known: crate::names::Known::new(name, variants.iter().map(|v| v.name())),
         })
 }

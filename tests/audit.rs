@@ -478,7 +478,7 @@ fn cli_usage_errors_exit_2() {
         "unknown variant 'chess-moebius'",
     );
     check_input_error(
-        &["audit", "chess-klein", "--position", "nonsense"],
+        &["audit", "chess-klein", "--position", "no such position"],
         "bad position",
     );
     check_input_error(

@@ -142,7 +142,7 @@ fn bad_facing() {
             "--facing",
             "sideways",
         ],
-        "unknown facing 'sideways' (use up or down)",
+        "unknown facing 'sideways' (known: up, down)",
     );
 }
 
@@ -567,7 +567,7 @@ fn conform_usage_errors() {
     check_input_error(&["conform", "--format", "yaml"], "invalid value 'yaml'");
     check_input_error(
         &["conform", "--variant", "shogi-nowhere"],
-        "no case in the corpus matches --variant 'shogi-nowhere'",
+        "unknown variant 'shogi-nowhere' (known: chess-flat",
     );
     check_input_error(
         &["engine", "--mutant", "nifu"],
@@ -697,7 +697,7 @@ fn expectations_files_gate_the_exit_code() {
     // A baseline that cannot be written: nothing half-written, exit 2.
     check_input_error(
         &["conform", "--baseline", "/nonexistent/dir/known.json"],
-        "writing the baseline /nonexistent/dir/known.json",
+        "the folder /nonexistent/dir does not exist",
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

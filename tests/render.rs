@@ -195,7 +195,7 @@ fn render_writes_stdout_or_a_file() {
 fn render_input_errors() {
     check_input_error(&["render", "checkers"], "unknown variant 'checkers'");
     check_input_error(
-        &["render", "shogi-flat", "--position", "xyz"],
+        &["render", "shogi-flat", "--position", "x y z"],
         "bad position",
     );
     check_input_error(
@@ -218,7 +218,7 @@ fn render_output_errors_leave_no_file() {
     let missing = dir.join("no-such-folder").join("p.svg");
     check_input_error(
         &["render", "kyoto", "--out", missing.to_str().expect("utf-8")],
-        "writing the picture",
+        "does not exist",
     );
     assert!(!missing.exists());
     // A folder where the file should go.
@@ -226,7 +226,7 @@ fn render_output_errors_leave_no_file() {
     std::fs::create_dir_all(&folder).expect("dir");
     check_input_error(
         &["render", "kyoto", "--out", folder.to_str().expect("utf-8")],
-        "writing the picture",
+        "is a folder, not a file",
     );
     let left: Vec<_> = std::fs::read_dir(&dir)
         .expect("listable")

@@ -1,0 +1,542 @@
+//! Checking engines: `conform` (the corpus against an engine), `engine`
+//! (the reference served over the protocol), `bisect` and `mutants`.
+
+use std::collections::HashSet;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use seams::conformance::engine::{Embedded, Engine, Process, split_command};
+use seams::conformance::expectations::{self, Expectations};
+use seams::conformance::reference::Reference;
+use seams::conformance::report::Report;
+use seams::conformance::runner::{self, Selection};
+use seams::conformance::version::Version;
+use seams::conformance::{self, Corpus, Tier, bisect, html};
+use seams::mutants::{self, MutantKind};
+use seams::names::Known;
+use seams::spec::Library;
+use seams::variant::Variant;
+
+use super::Rulebook;
+use super::out::{Align, Table};
+use super::position::PositionArgs;
+
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+pub enum TierArg {
+    Quick,
+    Full,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Junit,
+    Markdown,
+    /// One self-contained page with a picture of every failing position.
+    Html,
+}
+
+/// The options of `seams conform`.
+#[derive(clap::Args)]
+pub struct ConformArgs {
+    /// The engine command line, split like a shell would (quotes group
+    /// words). `seams` as the program means this same binary. Default:
+    /// the reference engine, in process.
+    #[arg(long, value_name = "CMD")]
+    engine: Option<String>,
+    /// Only cases about this variant.
+    #[arg(long, value_name = "V")]
+    variant: Option<String>,
+    /// Judge each case's `rules` range against this version instead of
+    /// the version the engine declares.
+    #[arg(long, value_name = "R")]
+    rules: Option<String>,
+    /// Only cases whose id matches this glob (`*`, `?`) or, without glob
+    /// characters, contains this text.
+    #[arg(long = "case", value_name = "GLOB")]
+    case: Option<String>,
+    /// quick: skip cases above the node budget; full: every case.
+    #[arg(long, value_enum, default_value = "full")]
+    tier: TierArg,
+    /// The engine's expectations file (known failures).
+    #[arg(long, value_name = "FILE")]
+    expect: Option<PathBuf>,
+    /// Write an expectations file describing this run (atomically) and
+    /// exit 0. Notes from --expect are kept where a failure is unchanged.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Report format: text, json, junit, markdown, or html (a page that
+    /// draws each failing position with the expected and actual
+    /// answers marked).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Write the report to this file (atomically) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Time limit for each reply, in milliseconds.
+    #[arg(long, value_name = "T", default_value_t = 30_000)]
+    timeout_ms: u64,
+    /// Read cases from this folder instead of the built-in corpus.
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Also list unsupported cases, and clause rows with nothing to
+    /// report, in the text report.
+    #[arg(long)]
+    verbose: bool,
+}
+
+#[derive(clap::Args)]
+pub struct EngineArgs {
+    /// Serve a deliberately wrong engine (see `seams mutants`).
+    #[arg(long, value_name = "NAME")]
+    mutant: Option<String>,
+    /// Misbehave on purpose, to test runners: crash (exit without
+    /// replying), hang (never reply), garbage (reply with a non-JSON
+    /// line), wrong-id (reply with another id), wrong-shape (an `ok`
+    /// reply whose fields have the wrong shape) or bad-hello (a hello
+    /// reply without its fields).
+    #[arg(long, value_enum, value_name = "KIND")]
+    fault: Option<Fault>,
+    /// Only misbehave on geometry questions of this check kind (e.g.
+    /// `walk`); by default on every request after hello.
+    #[arg(long, value_name = "CHECK", requires = "fault")]
+    fault_on: Option<String>,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+pub enum Fault {
+    Crash,
+    Hang,
+    Garbage,
+    WrongId,
+    /// Reply `ok` with fields of the wrong shape.
+    WrongShape,
+    /// Answer hello without the fields a hello reply has.
+    BadHello,
+}
+
+#[derive(clap::Args)]
+pub struct BisectArgs {
+    /// The engine command line.
+    #[arg(long, value_name = "CMD")]
+    engine: String,
+    /// A variant name from `seams variants`.
+    #[arg(long, value_name = "V")]
+    variant: String,
+    #[command(flatten)]
+    at: PositionArgs,
+    /// How many plies deep to compare.
+    #[arg(long, value_name = "D")]
+    depth: u32,
+    /// Write the culprit position as a corpus case file here.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Time limit for each reply, in milliseconds.
+    #[arg(long, value_name = "T", default_value_t = 300_000)]
+    timeout_ms: u64,
+}
+
+/// Starts an outside engine; `seams` as the program means this binary.
+fn start_engine(command: &str, timeout_ms: u64) -> Result<Process> {
+    if timeout_ms == 0 {
+        bail!("--timeout-ms must be at least 1");
+    }
+    let mut argv = split_command(command)?;
+    if argv[0] == "seams" {
+        argv[0] = std::env::current_exe()
+            .context("finding this binary to run `seams` as the engine")?
+            .display()
+            .to_string();
+    }
+    Ok(Process::start(argv, Duration::from_millis(timeout_ms))?)
+}
+
+/// `--variant` must name a variant the spec or the corpus knows; an
+/// unknown one lists them and suggests the nearest, instead of a run that
+/// selects nothing.
+fn check_variant_name(name: &str, variants: &[&dyn Variant], corpus: &Corpus) -> Result<()> {
+    let mut known: Vec<&str> = variants.iter().map(|v| v.name()).collect();
+    for (_, case) in &corpus.cases {
+        if let seams::conformance::case::Subject::Variant(v) = case.check.subject() {
+            known.push(v);
+        }
+    }
+    known.sort_unstable();
+    known.dedup();
+    if !known.contains(&name) {
+        bail!("unknown variant '{name}' ({})", Known::new(name, known));
+    }
+    Ok(())
+}
+
+/// `seams conform`.
+pub fn conform(book: &Rulebook, a: ConformArgs) -> Result<ExitCode> {
+    for path in a.out.iter().chain(&a.baseline) {
+        // Refuse an output path that cannot be written before the run,
+        // not after minutes of cases.
+        super::check_writable_parent(path)
+            .with_context(|| format!("--out/--baseline {}", path.display()))?;
+    }
+    let corpus = super::spec::load_corpus(a.corpus.as_deref())?;
+    let ids: HashSet<&str> = corpus.cases.iter().map(|(_, c)| c.id.as_str()).collect();
+    let expectations = match &a.expect {
+        None => None,
+        Some(p) => Some(Expectations::load(p, &ids)?),
+    };
+    let normalizers = book.variants()?;
+    if let Some(v) = &a.variant {
+        check_variant_name(v, &normalizers, &corpus)?;
+    }
+    let selection = selection(&a)?;
+    let mut engine: Box<dyn Engine> = match &a.engine {
+        None => Box::new(Embedded::new(Reference::new(
+            book.library()?,
+            normalizers.clone(),
+        ))),
+        Some(cmd) => Box::new(start_engine(cmd, a.timeout_ms)?),
+    };
+    let hello = engine.hello().clone();
+    let (cases, not_applicable) = runner::select(&corpus, &selection, &hello);
+    if cases.is_empty() && not_applicable == 0 {
+        bail!("no case in the corpus matches{}", filters(&a));
+    }
+    let results = run_cases(engine.as_mut(), &cases, &normalizers);
+    drop(engine);
+    let verdicts = expectations
+        .as_ref()
+        .map(|e| expectations::judge(&results, e));
+    let report = Report {
+        engine: &hello,
+        results: &results,
+        verdicts: verdicts.as_deref(),
+        not_applicable,
+    };
+    if let Some(path) = &a.baseline {
+        let label = a.engine.clone().unwrap_or_else(|| "seams reference".into());
+        write_baseline(
+            path,
+            expectations::baseline(&results, expectations.as_ref(), &label),
+        )?;
+    }
+    let figures = || {
+        cases
+            .iter()
+            .zip(&results)
+            .map(|((_, case), r)| html::figure(case, &r.outcome, &normalizers))
+            .collect::<Vec<_>>()
+    };
+    write_report(&a, &report, figures)?;
+    Ok(if a.baseline.is_some() || report.mismatches() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The cases `--tier`, `--variant`, `--rules` and `--case` select.
+fn selection(a: &ConformArgs) -> Result<Selection> {
+    let rules = match &a.rules {
+        None => None,
+        Some(r) => Some(Version::parse(r).map_err(|e| anyhow::anyhow!("--rules: {e}"))?),
+    };
+    Ok(Selection {
+        tier: Some(match a.tier {
+            TierArg::Quick => Tier::Quick,
+            TierArg::Full => Tier::Full,
+        }),
+        variant: a.variant.clone(),
+        rules,
+        case: a.case.clone(),
+    })
+}
+
+/// ` --case '…' --variant '…'` as given, for "no case matches".
+fn filters(a: &ConformArgs) -> String {
+    let case = a.case.as_deref().map(|c| format!(" --case '{c}'"));
+    let variant = a.variant.as_deref().map(|v| format!(" --variant '{v}'"));
+    format!(
+        "{}{}",
+        case.unwrap_or_default(),
+        variant.unwrap_or_default()
+    )
+}
+
+/// Runs the cases with a progress bar on a terminal.
+fn run_cases(
+    engine: &mut dyn Engine,
+    cases: &[&(String, seams::conformance::Case)],
+    normalizers: &[&dyn Variant],
+) -> Vec<runner::CaseResult> {
+    let bar = super::out::progress(cases.len());
+    let results = runner::run(engine, cases, normalizers, &mut |r| {
+        if let Some(bar) = &bar {
+            bar.set_message(r.id.clone());
+            bar.inc(1);
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    results
+}
+
+fn write_baseline(path: &std::path::Path, file: Expectations) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(&file)?;
+    text.push('\n');
+    conformance::write_atomically(path, &text)
+        .with_context(|| format!("writing the baseline {}", path.display()))?;
+    eprintln!(
+        "wrote {} known failure(s) to {}",
+        file.known.len(),
+        path.display()
+    );
+    Ok(())
+}
+
+/// Writes the report in the chosen format to stdout or `--out`; `figures`
+/// draws the failing positions, only for the HTML page.
+fn write_report(
+    a: &ConformArgs,
+    report: &Report,
+    figures: impl FnOnce() -> Vec<Option<html::Figure>>,
+) -> Result<()> {
+    let text = match a.format {
+        Format::Text => report.text(a.verbose),
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&report.json())?;
+            s.push('\n');
+            s
+        }
+        Format::Junit => report.junit().context("writing the JUnit report")?,
+        Format::Markdown => report.markdown(),
+        Format::Html => report.html(&figures()),
+    };
+    match &a.out {
+        None => out!("{text}"),
+        Some(path) => {
+            conformance::write_atomically(path, &text)
+                .with_context(|| format!("writing the report {}", path.display()))?;
+            eprintln!("wrote the report to {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// The library and variants an engine serves: those of the spec in force,
+/// or a mutant's.
+fn served(
+    book: &Rulebook,
+    mutant: &str,
+) -> Result<(&'static Library, Vec<&'static dyn Variant>, String)> {
+    let m = mutants::find(mutant)?;
+    let name = format!("seams-mutant-{}", m.name);
+    match m.kind {
+        MutantKind::Geometry(g) => {
+            // The broken rule reaches the rules too: every variant is
+            // rebuilt on the mutated boards, so perft sees it.
+            let lib = book.library()?.mutated(g);
+            if let Some(d) = book.draft()? {
+                let mutated: &'static seams::draft::Draft = Box::leak(Box::new(
+                    d.with_library(lib)
+                        .context("building the mutant's variants")?,
+                ));
+                return Ok((&mutated.lib, mutated.variant_refs(), name));
+            }
+            let variants = seams::variant::build_all(&lib)
+                .map_err(|e| anyhow::anyhow!("building the mutant's variants: {e}"))?;
+            let lib: &'static Library = Box::leak(Box::new(lib));
+            let made: &'static [Box<dyn Variant>] = Box::leak(variants.into_boxed_slice());
+            Ok((lib, made.iter().map(|v| v.as_ref()).collect(), name))
+        }
+        MutantKind::Variants(make) => {
+            if book.spec_dir().is_some() {
+                bail!(
+                    "--mutant {} replaces the built-in variants of its family, so it cannot \
+                     serve the rules of --spec; drop --spec, or use a geometry mutant",
+                    m.name
+                );
+            }
+            let made: &'static [Box<dyn Variant>] = Box::leak(make().into_boxed_slice());
+            Ok((
+                book.library()?,
+                made.iter().map(|v| v.as_ref()).collect(),
+                name,
+            ))
+        }
+    }
+}
+
+/// The geometry check kinds `--fault-on` accepts.
+const FAULT_ON: [&str; 7] = [
+    "invariants",
+    "walk",
+    "reach",
+    "forbidden-diagonals",
+    "bishop-reach",
+    "diagonal-components",
+    "file-orbits",
+];
+
+/// `seams engine`: the reference (or a mutant, or a faulty one) on stdio.
+pub fn engine(book: &Rulebook, a: EngineArgs) -> Result<ExitCode> {
+    if let Some(f) = &a.fault_on
+        && !FAULT_ON.contains(&f.as_str())
+    {
+        bail!(
+            "--fault-on '{f}' is not a geometry check kind ({})",
+            Known::new(f, FAULT_ON)
+        );
+    }
+    let (lib, variants, name) = match &a.mutant {
+        None => (
+            book.library()?,
+            book.variants()?,
+            "seams-reference".to_string(),
+        ),
+        Some(m) => served(book, m)?,
+    };
+    let reference = Reference::new(lib, variants).named(name);
+    let stdin = std::io::stdin().lock();
+    let mut stdout = std::io::stdout().lock();
+    for line in stdin.lines() {
+        let line = line.context("reading a request")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match a.fault {
+            Some(f) if faulty_here(f, a.fault_on.as_deref(), &line) => {
+                match misbehave(f, &reference, &line) {
+                    Some(reply) => reply,
+                    None => return Ok(ExitCode::from(3)),
+                }
+            }
+            _ => reference.handle_line(&line).to_string(),
+        };
+        writeln!(stdout, "{reply}")?;
+        stdout.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `--fault` applies to this request line.
+fn faulty_here(f: Fault, fault_on: Option<&str>, line: &str) -> bool {
+    let req: Option<serde_json::Value> = serde_json::from_str(line).ok();
+    let cmd = req.as_ref().and_then(|r| r["cmd"].as_str()).unwrap_or("");
+    let kind = req
+        .as_ref()
+        .and_then(|r| r["question"]["kind"].as_str())
+        .unwrap_or("");
+    if f == Fault::BadHello {
+        cmd == "hello"
+    } else {
+        cmd != "hello" && fault_on.is_none_or(|k| k == kind)
+    }
+}
+
+/// The faulty reply line, or `None` to crash.
+fn misbehave(f: Fault, reference: &Reference, line: &str) -> Option<String> {
+    let req: Option<serde_json::Value> = serde_json::from_str(line).ok();
+    let id = req.as_ref().and_then(|r| r["id"].as_u64()).unwrap_or(0);
+    Some(match f {
+        Fault::Crash => {
+            eprintln!("seams engine: crashing on purpose (--fault crash)");
+            return None;
+        }
+        Fault::Hang => loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        },
+        Fault::Garbage => "this is not JSON {".to_string(),
+        Fault::WrongShape => {
+            serde_json::json!({"id": id, "ok": true, "answer": 42, "actions": 42, "nodes": "many"})
+                .to_string()
+        }
+        Fault::BadHello => serde_json::json!({"id": id, "ok": true}).to_string(),
+        Fault::WrongId => {
+            let mut reply = reference.handle_line(line);
+            reply["id"] = serde_json::json!(id + 1000);
+            reply.to_string()
+        }
+    })
+}
+
+/// `seams mutants`.
+pub fn list_mutants() -> Result<ExitCode> {
+    let mut t = Table::new(&[Align::Left]);
+    for m in mutants::all() {
+        t.row([m.name, m.description]);
+    }
+    t.print()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `seams bisect`.
+pub fn bisect(book: &Rulebook, a: BisectArgs) -> Result<ExitCode> {
+    if a.depth == 0 {
+        bail!("--depth 0 has nothing to compare; use a depth of 1 or more");
+    }
+    if let Some(path) = &a.out {
+        super::check_writable_parent(path).context("--out")?;
+    }
+    let reference = book.variant(&a.variant)?;
+    let place = a.at.resolve()?;
+    let mut engine = start_engine(&a.engine, a.timeout_ms)?;
+    let found = bisect::bisect(
+        &mut engine,
+        reference,
+        place.position.as_deref(),
+        place.moves.clone(),
+        a.depth,
+    )?;
+    match found {
+        bisect::Bisection::Agree { nodes } => {
+            outln!(
+                "the engine agrees with the reference: perft({}) = {nodes}",
+                a.depth
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        bisect::Bisection::Inconsistent { moves, detail } => {
+            outln!("after moves [{}]: {detail}", moves.join(","));
+            Ok(ExitCode::from(1))
+        }
+        bisect::Bisection::Found {
+            moves,
+            missing,
+            extra,
+            reference_actions,
+        } => {
+            outln!(
+                "first disagreement after moves [{}]{}",
+                moves.join(","),
+                place
+                    .position
+                    .as_deref()
+                    .map(|p| format!(" from position {p}"))
+                    .unwrap_or_default()
+            );
+            outln!("missing (the reference has them): {}", missing.join(" "));
+            outln!("extra (only the engine has them): {}", extra.join(" "));
+            if let Some(path) = &a.out {
+                let file = bisect::culprit_case(
+                    &a.variant,
+                    place.position.as_deref(),
+                    &moves,
+                    &reference_actions,
+                );
+                let mut text = serde_json::to_string_pretty(&file)?;
+                text.push('\n');
+                conformance::write_atomically(path, &text)
+                    .with_context(|| format!("writing the case to {}", path.display()))?;
+                outln!(
+                    "wrote {} (provenance 'reference', marked for review)",
+                    path.display()
+                );
+            }
+            Ok(ExitCode::from(1))
+        }
+    }
+}

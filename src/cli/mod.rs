@@ -1,0 +1,231 @@
+//! The commands of `seams`, one module per command or group of commands.
+//! Each module owns its clap arguments and a `run`-like function returning
+//! the exit code; `main.rs` only parses, dispatches through [`run`], and
+//! turns errors into messages and exit codes.
+//!
+//! Every command that reads boards or rules gets them from the
+//! [`Rulebook`], so `--spec DIR` reaches all of them. Everything printed to
+//! stdout goes through `outln!`/`out!`/[`out::Table`], which return write
+//! errors instead of panicking, so a closed pipe ends the program quietly.
+
+#[macro_use]
+mod out;
+mod audit;
+mod bench;
+mod conform;
+mod corpus;
+mod geometry;
+mod position;
+mod record;
+mod render;
+mod rulebook;
+mod rules;
+mod schema;
+mod spec;
+mod spec_report;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::Subcommand;
+
+pub use rulebook::Rulebook;
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// List the boards the spec defines.
+    Boards(geometry::BoardsArgs),
+    /// Print a board's surface invariants, all computed from its gluing:
+    /// V, E, F, χ, vertex links, boundary, orientability, cone points,
+    /// colouring, diagonal components, bishop reach and file orbits.
+    ///
+    /// Without a board name, every board is printed.
+    ///
+    /// Example: seams geometry genus2-9x9 --json
+    Geometry(geometry::GeometryArgs),
+    /// List where a move shape lands from one cell on the empty board, with
+    /// the transport each route ends with.
+    ///
+    /// Routes to one cell that end with different transports are listed
+    /// separately: on a Möbius or Klein board they leave a piece with
+    /// different facings.
+    ///
+    /// Example: seams rays klein-9x18 --from i18 --pattern king --facing up
+    Rays(geometry::RaysArgs),
+    /// List the variants and their rules versions.
+    Variants(rules::VariantsArgs),
+    /// Print the legal actions of a position, one per line, sorted.
+    ///
+    /// Example: seams moves shogi-klein --moves e6-e7
+    Moves(rules::MovesArgs),
+    /// Count the leaves of the legal-action tree at a depth (perft).
+    ///
+    /// Game-end rules are ignored, as is conventional; distinct facings and
+    /// promotion choices are distinct actions. The count is the last line.
+    ///
+    /// Example: seams perft shogi-flat 3 --divide
+    Perft(rules::PerftArgs),
+    /// Play actions as a game and print the position, check and result.
+    ///
+    /// `resign` and `draw` (an agreed draw) are recorded actions. A start
+    /// position with no action played is judged by the same ending rules as
+    /// any other position.
+    ///
+    /// Example: seams play chess-mobius --moves e2-e4,e8-e6
+    Play(rules::PlayArgs),
+    /// Draw a position as an SVG picture: the board with its seams, cone
+    /// points and promotion zones, the pieces (owner, kind, promotion,
+    /// facing where a seam can reverse it) and the hands, with a legend.
+    ///
+    /// With --moves-from, the legal destinations of the piece on that cell
+    /// are marked; a destination reached with two different facings shows
+    /// both. The picture goes to stdout unless --out names a file, which is
+    /// replaced atomically.
+    ///
+    /// Example: seams render shogi-klein --moves e6-e7,e13-e12 --moves-from e7 --out klein.svg
+    Render(render::RenderArgs),
+    /// The opening audit of a position: checks and forced mates within N
+    /// plies, king shield lines (through seams and wraps), attacked pieces.
+    ///
+    /// Checks are the action sequences of at most N plies whose last action
+    /// gives check; forced mates are first actions of the side to move that
+    /// mate in k ≤ ⌈N/2⌉ of its moves against every defence. Shield lines
+    /// and attacked pieces are reported for every family.
+    ///
+    /// Example: seams audit chess-mobius --plies 3
+    Audit(audit::AuditArgs),
+    /// Measure perft speed: nodes, seconds and nodes per second for every
+    /// variant (or one), from its start position.
+    ///
+    /// Speed is measured here, never in tests. Build with --release.
+    ///
+    /// Example: cargo run --release -- bench --variant chess-flat --depth 5
+    Bench(bench::BenchArgs),
+    /// Work with JSON game records.
+    Record {
+        #[command(subcommand)]
+        command: record::RecordCommand,
+    },
+    /// The rules spec: clause coverage, checking a draft (and accepting it as
+    /// a new rules version), and the gate on released versions.
+    Spec {
+        #[command(subcommand)]
+        command: spec::SpecCommand,
+    },
+    /// Check an engine (default: the reference) against the corpus.
+    ///
+    /// Each case is asked over the engine protocol (conformance/README.md)
+    /// and its outcome is pass, fail (with expected and actual, and for
+    /// action sets the missing and extra actions), unsupported, or an error:
+    /// crash, timeout, malformed, wrong-id or engine-error. A crashed or hung
+    /// engine is restarted and the run goes on.
+    ///
+    /// Exit status: 0 when every result matches the expectations file (without
+    /// one: nothing fails or errors; unsupported is fine), 1 on a new failure,
+    /// a changed failure kind or a listed case that now passes, 2 on a usage
+    /// or input error.
+    ///
+    /// Examples:
+    ///   seams conform
+    ///   seams conform --case 'geometry/klein-*' --format markdown
+    ///   seams conform --engine "python3 tools/example-engine/engine.py"
+    ///   seams conform --engine "./my-engine --protocol" --expect known.json
+    ///   seams conform --engine "./my-engine" --baseline known.json
+    ///   seams conform --engine "seams engine --mutant knight-lls"
+    ///   seams conform --engine "./my-engine" --format html --out report.html
+    #[command(verbatim_doc_comment)]
+    Conform(conform::ConformArgs),
+    /// Serve the reference engine over the engine protocol on stdio.
+    ///
+    /// JSON lines on stdin and stdout; see conformance/README.md.
+    ///
+    /// Examples:
+    ///   echo '{"id":0,"cmd":"hello","protocol":1}' | seams engine
+    ///   seams engine --mutant seam-keeps-facing     # a deliberately wrong engine
+    ///   seams conform --engine "seams engine --mutant cone-diagonals"
+    #[command(verbatim_doc_comment)]
+    Engine(conform::EngineArgs),
+    /// List the mutants `seams engine --mutant` serves.
+    Mutants,
+    /// Work with corpus files.
+    Corpus {
+        #[command(subcommand)]
+        command: corpus::CorpusCommand,
+    },
+    /// Print, write or check the JSON Schemas generated from the types.
+    ///
+    /// The schemas cover the case format, the engine protocol and the
+    /// expectations file (conformance/schema/).
+    ///
+    /// Examples:
+    ///   seams schema --write      # regenerate conformance/schema/*.json
+    ///   seams schema --check      # exit 1 if the checked-in files drifted
+    #[command(verbatim_doc_comment)]
+    Schema(schema::SchemaArgs),
+    /// Find the first position where an engine's perft disagrees.
+    ///
+    /// Compares perft divide counts with the reference, walks down to the
+    /// first position whose legal actions differ, prints the missing and
+    /// extra actions there, and writes that position out as a corpus case
+    /// (provenance `reference`, marked for review).
+    ///
+    /// Example:
+    ///   seams bisect --engine "./my-engine" --variant shogi-klein --depth 4 --out found.json
+    #[command(verbatim_doc_comment)]
+    Bisect(conform::BisectArgs),
+}
+
+/// Runs one command with the rules of `spec` (the built-in spec when
+/// `None`).
+pub fn run(spec: Option<PathBuf>, command: Command) -> Result<ExitCode> {
+    let book = Rulebook::new(spec);
+    match command {
+        Command::Boards(a) => geometry::boards(&book, a),
+        Command::Geometry(a) => geometry::geometry(&book, a),
+        Command::Rays(a) => geometry::rays(&book, a),
+        Command::Variants(a) => rules::variants(&book, a),
+        Command::Moves(a) => rules::moves(&book, a),
+        Command::Perft(a) => rules::perft(&book, a),
+        Command::Play(a) => rules::play(&book, a),
+        Command::Render(a) => render::render(&book, a),
+        Command::Audit(a) => audit::audit(&book, a),
+        Command::Bench(a) => bench::bench(&book, a),
+        Command::Record { command } => record::run(&book, command),
+        Command::Spec { command } => spec::run(&book, command),
+        Command::Conform(a) => conform::conform(&book, a),
+        Command::Engine(a) => conform::engine(&book, a),
+        Command::Mutants => conform::list_mutants(),
+        Command::Corpus { command } => corpus::run(command),
+        Command::Schema(a) => schema::run(a),
+        Command::Bisect(a) => conform::bisect(&book, a),
+    }
+}
+
+/// Fails unless `path` names a file that could be created: its folder
+/// exists and it is not itself a folder. Checked before long work so that a
+/// typo in an output path is reported at once.
+pub fn check_writable_parent(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("{} is a folder, not a file", path.display());
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if parent.is_file() {
+        bail!(
+            "cannot write {}: {} is a file, not a folder",
+            path.display(),
+            parent.display()
+        );
+    }
+    if !parent.is_dir() {
+        bail!(
+            "cannot write {}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,45 @@
+//! `seams render`: a position as an SVG picture.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use seams::conformance;
+
+use super::Rulebook;
+use super::position::PositionArgs;
+
+#[derive(clap::Args)]
+pub struct RenderArgs {
+    /// A variant name from `seams variants`.
+    variant: String,
+    #[command(flatten)]
+    at: PositionArgs,
+    /// Mark the legal destinations of the piece on this cell.
+    #[arg(long, value_name = "CELL")]
+    moves_from: Option<String>,
+    /// Write the SVG to this file instead of stdout.
+    #[arg(long, value_name = "FILE.svg")]
+    out: Option<PathBuf>,
+}
+
+/// `seams render`.
+pub fn render(book: &Rulebook, a: RenderArgs) -> Result<ExitCode> {
+    if let Some(path) = &a.out {
+        super::check_writable_parent(path).context("--out")?;
+    }
+    let v = book.variant(&a.variant)?;
+    let place = a.at.resolve()?;
+    let marks = match &a.moves_from {
+        None => seams::render::Marks::default(),
+        Some(cell) => seams::render::moves_from(v, &place.at(), cell)?,
+    };
+    let svg = seams::render::render_svg(v, &place.at(), &marks)?;
+    match &a.out {
+        None => std::io::stdout().lock().write_all(svg.as_bytes())?,
+        Some(path) => conformance::write_atomically(path, &svg)
+            .with_context(|| format!("writing the picture {}", path.display()))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}

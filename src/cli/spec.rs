@@ -1,0 +1,370 @@
+//! `seams spec`: clause coverage, checking a rules draft (and accepting it
+//! as a new rules version), and the gate on released versions.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use seams::conformance::Corpus;
+use seams::draft::{Accepted, CheckReport, CorpusRun, Released};
+
+use super::Rulebook;
+use super::out::{Align, Table};
+
+#[derive(clap::Subcommand)]
+pub enum SpecCommand {
+    /// List every clause of spec/*/rules.md with the corpus cases that cite
+    /// it, by provenance. Exit status 1 when a clause has no case or a case
+    /// cites a clause that does not exist.
+    ///
+    /// Example: seams spec coverage --uncovered
+    Coverage(CoverageArgs),
+    /// Check a rules draft (an edited copy of spec/) without writing
+    /// anything: load errors, each board's derived geometry (the
+    /// tetrahedron's facts too), whether each initial position is
+    /// exchange-symmetric under Φ, each player's bishops by colour class
+    /// where the board has an alternating colouring (GEO-I2; otherwise the
+    /// odd cycle through a seam that forbids one), initial pawns without a
+    /// forward path to promotion on the empty board, drops allowed onto
+    /// cells where the piece could never move, the opening audit of every
+    /// setup (--plies), and every corpus case whose expected answer the
+    /// draft would change (old → new, with its clauses). Exit status 0 when
+    /// no case changes, 1 when some case changes, 2 when the draft cannot
+    /// be loaded; the designer findings do not change it.
+    ///
+    /// With --accept --version X.Y --corpus DIR the draft becomes rules
+    /// version X.Y: the data files of every family with a changed case get
+    /// rules-version X.Y (written into the draft folder), changed cases are
+    /// narrowed to "<X.Y" and copied with the draft's answers as new
+    /// `reference` cases marked NEEDS REVIEW, changed board-geometry cases
+    /// are rewritten in place, ids are rehashed and each family's rules.md
+    /// gets a changelog entry. Nothing is written unless everything can
+    /// be; each file is replaced atomically. With --into SPEC_DIR the
+    /// accepted draft is then written into that spec folder (normally the
+    /// project's spec/; never implied): every folder the draft has is made
+    /// equal to the draft's.
+    ///
+    /// Example: cp -r spec draft && $EDITOR draft/boards/klein-9x18.toml &&
+    /// seams spec check draft
+    ///
+    /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases
+    ///
+    /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases --into spec
+    Check(CheckArgs),
+    /// The CI gate: every case of every released rules version must be
+    /// reproduced by the current code and spec (cases whose `rules` range
+    /// excludes a variant's current version do not apply). Exit status 1
+    /// when some case changes.
+    ///
+    /// Example: seams spec gate
+    ///
+    /// Example: seams --spec draft spec gate --corpus draft-cases
+    Gate(GateArgs),
+}
+
+#[derive(clap::Args)]
+pub struct CoverageArgs {
+    /// Read cases from this folder instead of the built-in corpus.
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Only list clauses without cases.
+    #[arg(long)]
+    uncovered: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// The draft spec folder (boards/ plus family folders; a missing
+    /// family folder means the built-in one).
+    dir: PathBuf,
+    /// Read cases from this folder instead of the built-in corpus (and,
+    /// with --accept, rewrite them there).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Turn the draft into a new rules version (needs --version and
+    /// --corpus).
+    #[arg(long, requires = "version")]
+    accept: bool,
+    /// The new rules version for --accept, such as 0.3.
+    #[arg(long, value_name = "X.Y")]
+    version: Option<String>,
+    /// With --accept, also write the accepted spec into this spec
+    /// folder (normally the project's spec/): boards/ and every family
+    /// folder the draft holds are made equal to the draft's.
+    #[arg(long, value_name = "SPEC_DIR", requires = "accept")]
+    into: Option<PathBuf>,
+    /// Plies of the opening audit run on every setup (1 to 4).
+    #[arg(long, default_value_t = seams::draft::DEFAULT_AUDIT_PLIES)]
+    plies: u32,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct GateArgs {
+    /// Read cases from this folder instead of the built-in corpus.
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `seams spec …`.
+pub fn run(book: &Rulebook, command: SpecCommand) -> Result<ExitCode> {
+    match command {
+        SpecCommand::Coverage(a) => coverage(book, a),
+        SpecCommand::Check(a) => check(a),
+        SpecCommand::Gate(a) => gate(book, a),
+    }
+}
+
+/// The built-in corpus, or the one in `dir`.
+pub fn load_corpus(dir: Option<&Path>) -> Result<Corpus> {
+    Ok(match dir {
+        None => Corpus::builtin()?,
+        Some(d) => Corpus::from_dir(d)
+            .with_context(|| format!("loading the corpus folder {}", d.display()))?,
+    })
+}
+
+fn coverage(book: &Rulebook, a: CoverageArgs) -> Result<ExitCode> {
+    let corpus = load_corpus(a.corpus.as_deref())?;
+    let clauses = match book.spec_dir() {
+        None => seams::spec::builtin_clauses(),
+        Some(dir) => seams::spec::clauses_from_dir(dir)
+            .with_context(|| format!("loading the spec folder {}", dir.display()))?,
+    };
+    let cov = seams::conformance::coverage::coverage(&clauses, &corpus);
+    if a.json {
+        outln!("{}", serde_json::to_string_pretty(&cov)?);
+    } else {
+        let mut t = Table::new(&[
+            Align::Left,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+        ]);
+        t.row([
+            "clause",
+            "seed",
+            "published",
+            "derived",
+            "cross-check",
+            "reference",
+            "file",
+        ]);
+        for r in cov
+            .rows
+            .iter()
+            .filter(|r| !a.uncovered || r.cases.is_empty())
+        {
+            let n = |k: &str| r.cases.get(k).map_or(0, Vec::len).to_string();
+            let mark = if r.cases.is_empty() {
+                "  UNCOVERED"
+            } else {
+                ""
+            };
+            t.row([
+                r.clause.clone(),
+                n("seed"),
+                n("published"),
+                n("derived"),
+                n("cross-check"),
+                n("reference"),
+                format!("{}{mark}", r.file),
+            ]);
+        }
+        t.print()?;
+        for (case, clause) in &cov.unknown {
+            outln!("case {case} cites {clause}, which no spec defines");
+        }
+        let missing = cov.uncovered().count();
+        outln!(
+            "{} clauses, {} covered, {} uncovered, {} unknown citations",
+            cov.rows.len(),
+            cov.rows.len() - missing,
+            missing,
+            cov.unknown.len()
+        );
+    }
+    Ok(exit_if(!cov.complete()))
+}
+
+/// Exit status 1 when a check found something, 0 otherwise.
+fn exit_if(found: bool) -> ExitCode {
+    if found {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn check(a: CheckArgs) -> Result<ExitCode> {
+    if a.accept && a.corpus.is_none() {
+        bail!("--accept rewrites corpus files: give the corpus folder with --corpus DIR");
+    }
+    if a.plies == 0 || a.plies > seams::audit::MAX_PLIES {
+        bail!(
+            "--plies must be between 1 and {}, not {}",
+            seams::audit::MAX_PLIES,
+            a.plies
+        );
+    }
+    if let Some(into) = &a.into {
+        // Refused before --accept writes the draft or the corpus.
+        seams::draft::check_into(&a.dir, into)?;
+    }
+    let corpus = load_corpus(a.corpus.as_deref())?;
+    let (draft, report) = seams::draft::check_with(&a.dir, &corpus, a.plies)
+        .with_context(|| format!("loading the draft spec folder {}", a.dir.display()))?;
+    let accepted = match (a.accept, &a.version, &a.corpus) {
+        (true, Some(v), Some(cd)) => Some(
+            seams::draft::accept(&draft, &report, cd, v)
+                .with_context(|| format!("accepting {} as rules {v}", a.dir.display()))?,
+        ),
+        _ => None,
+    };
+    let released = match (&accepted, &a.into) {
+        (Some(_), Some(into)) => Some(
+            seams::draft::write_into(&a.dir, into)
+                .with_context(|| format!("writing the accepted draft into {}", into.display()))?,
+        ),
+        _ => None,
+    };
+    if a.json {
+        let mut v = serde_json::to_value(&report)?;
+        v["design_findings"] = serde_json::to_value(report.design_findings())?;
+        if let Some(acc) = &accepted {
+            v["accepted"] = serde_json::to_value(acc)?;
+        }
+        if let Some(r) = &released {
+            v["released"] = serde_json::to_value(r)?;
+        }
+        outln!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        print_report(&report)?;
+        print_accepted(accepted.as_ref(), released.as_ref())?;
+    }
+    Ok(exit_if(
+        accepted.is_none() && !report.corpus.changes.is_empty(),
+    ))
+}
+
+fn print_report(report: &CheckReport) -> Result<()> {
+    outln!("spec check: {}", report.spec);
+    super::spec_report::print_geometry_rows(report)?;
+    outln!("initial positions under Φ:");
+    let mut t = Table::new(&[]).indent(2);
+    for v in &report.variants {
+        t.row([
+            v.variant.as_str(),
+            v.rules.as_str(),
+            match v.exchange_symmetric {
+                Some(true) => "exchange-symmetric",
+                Some(false) => "NOT exchange-symmetric",
+                None => "(the family cannot say)",
+            },
+        ]);
+    }
+    t.print()?;
+    super::spec_report::print_design(report)?;
+    super::spec_report::print_audits(report)?;
+    print_changes(&report.corpus)
+}
+
+fn print_accepted(accepted: Option<&Accepted>, released: Option<&Released>) -> Result<()> {
+    match accepted {
+        None => {}
+        Some(a) if a.narrowed.is_empty() && a.rewritten.is_empty() && a.removed.is_empty() => {
+            outln!(
+                "nothing to accept as rules {}: no case changes; nothing written",
+                a.version
+            );
+        }
+        Some(a) => {
+            outln!("accepted as rules {}:", a.version);
+            for f in &a.data_files {
+                outln!("  rules-version {} in {f}", a.version);
+            }
+            for f in &a.changelogs {
+                outln!("  changelog entry in {f}");
+            }
+            outln!(
+                "  {} cases narrowed to <{}, {} new cases (NEEDS REVIEW), {} board cases rewritten \
+                 (NEEDS REVIEW), {} board cases removed (cells no longer on the board)",
+                a.narrowed.len(),
+                a.version,
+                a.added.len(),
+                a.rewritten.len(),
+                a.removed.len()
+            );
+            for id in &a.removed {
+                outln!("  removed {id}");
+            }
+        }
+    }
+    if let Some(r) = released {
+        outln!(
+            "written into {}: {} files written, {} data files removed",
+            r.into,
+            r.written.len(),
+            r.removed.len()
+        );
+        for f in &r.written {
+            outln!("  wrote {f}");
+        }
+        for f in &r.removed {
+            outln!("  removed {f}");
+        }
+    }
+    Ok(())
+}
+
+fn print_changes(run: &CorpusRun) -> Result<()> {
+    outln!(
+        "corpus: {} cases checked, {} not applicable (rules range), {} unsupported, {} changed",
+        run.checked,
+        run.not_applicable,
+        run.unsupported,
+        run.changes.len()
+    );
+    for c in &run.changes {
+        outln!("  {}  [{}]", c.id, c.clauses.join(", "));
+        let one = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        outln!("    {} → {}", one(&c.old), one(&c.new));
+        if !c.detail.is_empty() {
+            outln!("    {}", one(&c.detail));
+        }
+    }
+    Ok(())
+}
+
+fn gate(book: &Rulebook, a: GateArgs) -> Result<ExitCode> {
+    let corpus = load_corpus(a.corpus.as_deref())?;
+    let spec = book.spec_dir();
+    let run = seams::draft::gate(spec, &corpus).with_context(|| match spec {
+        Some(d) => format!("loading the spec folder {}", d.display()),
+        None => "loading the built-in spec".into(),
+    })?;
+    if a.json {
+        outln!("{}", serde_json::to_string_pretty(&run)?);
+    } else {
+        print_changes(&run)?;
+        outln!(
+            "gate: {}",
+            if run.changes.is_empty() {
+                "pass (every case of every released rules version is reproduced)"
+            } else {
+                "FAIL: cases of a released rules version change; accept the draft as a new version"
+            }
+        );
+    }
+    Ok(exit_if(!run.changes.is_empty()))
+}

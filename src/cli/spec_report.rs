@@ -1,0 +1,291 @@
+//! The text of `seams spec check`: the boards, the designer findings and
+//! the opening audits, one printer per part.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use seams::design::{Colouring, DropFacts, PawnFacts};
+use seams::draft::{CheckReport, DesignRow};
+use seams::rules::Player;
+
+use super::out::{Align, Table};
+
+fn side(p: Player) -> String {
+    format!("{p:?}").to_lowercase()
+}
+
+fn histogram(h: &BTreeMap<usize, usize>) -> String {
+    h.iter()
+        .map(|(k, n)| format!("{k}: {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn print_geometry_rows(report: &CheckReport) -> Result<()> {
+    outln!("boards:");
+    let mut t = Table::new(&[
+        Align::Left,
+        Align::Right,
+        Align::Right,
+        Align::Right,
+        Align::Right,
+        Align::Left,
+        Align::Right,
+    ])
+    .indent(2);
+    t.row([
+        "board",
+        "F",
+        "E",
+        "V",
+        "χ",
+        "orientable",
+        "cones",
+        "bishop reach (destinations: cells)",
+    ]);
+    for b in &report.boards {
+        t.row([
+            b.board.clone(),
+            b.faces.to_string(),
+            b.edges.to_string(),
+            b.vertices.to_string(),
+            b.euler.to_string(),
+            if b.orientable {
+                "orientable"
+            } else {
+                "non-orientable"
+            }
+            .to_string(),
+            b.cone_points.to_string(),
+            histogram(&b.bishop_reach),
+        ]);
+    }
+    t.print()?;
+    print_solid_rows(report)
+}
+
+fn print_solid_rows(report: &CheckReport) -> Result<()> {
+    for t in &report.solids {
+        let sizes: Vec<String> = t.facts.rank_sizes.iter().map(|n| n.to_string()).collect();
+        let bindings: Vec<String> = t
+            .facts
+            .bindings
+            .iter()
+            .map(|b| {
+                let ranks = if b.odd_ranks { "odd" } else { "even" };
+                format!("{} ({} cells, {ranks} ranks)", b.parity, b.cells)
+            })
+            .collect();
+        outln!(
+            "  {} {} of side {}: {} cells; rank sizes {}",
+            t.board,
+            t.shape,
+            t.side,
+            t.facts.cells,
+            sizes.join(" ")
+        );
+        outln!(
+            "    rook reach (destinations: cells) {}",
+            histogram(&t.facts.rook_reach)
+        );
+        outln!(
+            "    bishop reach (destinations: cells) {}",
+            histogram(&t.facts.bishop_reach)
+        );
+        outln!("    bishop bindings {}", bindings.join(", "));
+        outln!(
+            "    most open directions: gold {}, silver {}",
+            t.facts.gold_open_directions,
+            t.facts.silver_open_directions
+        );
+    }
+    Ok(())
+}
+
+/// One line per variant under `heading`, the variant names aligned.
+fn per_variant(
+    report: &CheckReport,
+    heading: &str,
+    what: impl Fn(&DesignRow) -> String,
+) -> Result<()> {
+    outln!("{heading}");
+    let mut t = Table::new(&[]).indent(2);
+    for d in &report.design {
+        t.row([d.variant.clone(), what(d)]);
+    }
+    t.print()?;
+    Ok(())
+}
+
+pub fn print_design(report: &CheckReport) -> Result<()> {
+    per_variant(report, "bishop colours (GEO-I2):", bishop_colours)?;
+    per_variant(
+        report,
+        "pawn paths to promotion on the empty board:",
+        pawn_paths,
+    )?;
+    per_variant(
+        report,
+        "drops where the piece can never move:",
+        immobile_drops,
+    )?;
+    let findings = report.design_findings();
+    outln!("design findings: {}", findings.len());
+    for f in &findings {
+        outln!("  {f}");
+    }
+    Ok(())
+}
+
+fn bishop_colours(d: &DesignRow) -> String {
+    match &d.bishops.colouring {
+        Colouring::NotSquare => "no square-cell colouring (see the bishop bindings above)".into(),
+        Colouring::None {
+            cycle_length,
+            seam_steps,
+        } => format!(
+            "no colouring (odd cycle of {cycle_length} orthogonal steps through {})",
+            seam_steps.join(", ")
+        ),
+        Colouring::Exists { .. }
+            if d.bishops
+                .players
+                .iter()
+                .all(|p| p.dark.is_empty() && p.light.is_empty()) =>
+        {
+            "colourable; no bishops".into()
+        }
+        Colouring::Exists { .. } => {
+            let players: Vec<String> = d
+                .bishops
+                .players
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} {} dark [{}] {} light [{}]{}",
+                        side(p.owner),
+                        p.dark.len(),
+                        p.dark.join(" "),
+                        p.light.len(),
+                        p.light.join(" "),
+                        if p.balanced { "" } else { " NOT BALANCED" }
+                    )
+                })
+                .collect();
+            players.join("; ")
+        }
+    }
+}
+
+fn pawn_paths(d: &DesignRow) -> String {
+    let pawns = match &d.pawns {
+        PawnFacts::NotApplicable { reason } => return format!("not applicable: {reason}"),
+        PawnFacts::Paths { pawns } => pawns,
+    };
+    if pawns.is_empty() {
+        return "no pawns".into();
+    }
+    let stuck = d.stuck_pawns();
+    if stuck.is_empty() {
+        let most = pawns.iter().filter_map(|p| p.moves).max();
+        let fewest = pawns.iter().filter_map(|p| p.moves).min();
+        return format!(
+            "all {} pawns have a path ({}–{} moves)",
+            pawns.len(),
+            fewest.unwrap_or(0),
+            most.unwrap_or(0)
+        );
+    }
+    let cells: Vec<String> = stuck
+        .iter()
+        .map(|p| format!("{} {}", side(p.owner), p.cell))
+        .collect();
+    format!(
+        "{} of {} pawns have NO path: {}",
+        stuck.len(),
+        pawns.len(),
+        cells.join(", ")
+    )
+}
+
+fn immobile_drops(d: &DesignRow) -> String {
+    match &d.drops {
+        DropFacts::NoDrops => "no drops".to_string(),
+        DropFacts::Checked { rule, immobile } if immobile.is_empty() => {
+            format!("none (drop restriction {rule})")
+        }
+        DropFacts::Checked { rule, immobile } => {
+            let list: Vec<String> = immobile
+                .iter()
+                .map(|x| format!("{}*{}", x.piece, x.cell))
+                .collect();
+            format!("{} allowed by {rule}: {}", immobile.len(), list.join(" "))
+        }
+    }
+}
+
+pub fn print_audits(report: &CheckReport) -> Result<()> {
+    let Some(plies) = report.audits.first().map(|a| a.plies) else {
+        return Ok(());
+    };
+    outln!("opening audit of every setup ({plies} plies):");
+    // Each variant's summary is followed by its lines, so the names are
+    // padded here rather than through a Table.
+    let width = report
+        .audits
+        .iter()
+        .map(|r| r.variant.chars().count())
+        .max();
+    for r in &report.audits {
+        let count = |x: Option<usize>| x.map_or("n/a".to_string(), |n| n.to_string());
+        outln!(
+            "  {:<width$}  checks {}, forced mates {}, shield lines {}, attacked pieces {}",
+            r.variant,
+            r.checks.len(),
+            r.mates.len(),
+            count(r.shields.as_ref().map(Vec::len)),
+            count(r.attacked.as_ref().map(Vec::len)),
+            width = width.unwrap_or(0)
+        );
+        print_audit_lines(r)?;
+    }
+    Ok(())
+}
+
+fn print_audit_lines(r: &seams::audit::Report) -> Result<()> {
+    for line in &r.checks {
+        let mate = if line.mate { "  checkmate" } else { "" };
+        outln!("    check: {}{mate}", line.moves.join(" "));
+    }
+    for m in &r.mates {
+        outln!("    mate in {}: {}", m.mate_in, m.line.join(" "));
+    }
+    for l in r.shields.iter().flatten() {
+        outln!(
+            "    {} {}{} shield {}{} slider {}{}",
+            match l.kind {
+                seams::audit::ShieldKind::Pin => "pin",
+                seams::audit::ShieldKind::Discovery => "discovery",
+            },
+            l.king.piece,
+            l.king.cell,
+            l.shield.piece,
+            l.shield.cell,
+            l.slider.piece,
+            l.slider.cell
+        );
+    }
+    for x in r.attacked.iter().flatten() {
+        let by: Vec<String> =
+            x.by.iter()
+                .map(|b| format!("{}{}", b.piece, b.cell))
+                .collect();
+        outln!(
+            "    attacked {}{} by {}",
+            x.target.piece,
+            x.target.cell,
+            by.join(" ")
+        );
+    }
+    Ok(())
+}
