@@ -23,9 +23,11 @@ use clap::Parser;
 #[command(name = "seams", version, propagate_version = true)]
 struct Cli {
     /// Load rules data from this spec folder instead of the built-in one
-    /// (for trying an edited copy): its boards/ and family folders (a
-    /// missing family folder means the built-in one). Every command that
-    /// reads boards or rules uses it.
+    /// (for trying an edited copy).
+    ///
+    /// Its boards/ and family folders are read (a missing family folder
+    /// means the built-in one); every command that reads boards or rules
+    /// uses them.
     #[arg(long, global = true, value_name = "DIR")]
     spec: Option<PathBuf>,
     #[command(subcommand)]

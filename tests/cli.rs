@@ -1199,7 +1199,11 @@ fn analysis_mode_moves_either_army_and_is_labelled() {
     assert!(other.stdout.contains("e5-"), "{}", other.stdout);
     check_input_error(
         &["moves", "shogi-flat", "--analysis", "both"],
-        "unknown army 'both' (use first or second)",
+        "unknown army 'both' (known: first, second)",
+    );
+    check_input_error(
+        &["moves", "shogi-flat", "--analysis", "frist"],
+        "did you mean 'first'?",
     );
     check_input_error(
         &["moves", "chess-flat", "--analysis", "first"],

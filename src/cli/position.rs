@@ -22,9 +22,11 @@ pub const MAX_POSITION_FILE_BYTES: u64 = 1 << 20;
 #[derive(clap::Args)]
 pub struct PositionArgs {
     /// The start position as text, or a file holding it (default: the
-    /// variant's initial position). A value that names an existing path,
-    /// or has no spaces, is a file (a regular file of at most 1 MiB);
-    /// position text always has spaces between its fields.
+    /// variant's initial position).
+    ///
+    /// Position text always has spaces between its fields, so a value that
+    /// names an existing path, or has no spaces, is a file (a regular file
+    /// of at most 1 MiB).
     #[arg(long, value_name = "TEXT|FILE")]
     pub position: Option<String>,
     /// Actions to play first, comma-separated, in canonical notation.

@@ -92,7 +92,10 @@ pub fn moves(book: &Rulebook, a: MovesArgs) -> Result<ExitCode> {
             let mover = match army.as_str() {
                 "first" => Player::First,
                 "second" => Player::Second,
-                other => bail!("unknown army '{other}' (use first or second)"),
+                other => bail!(
+                    "unknown army '{other}' ({})",
+                    seams::names::Known::new(other, ["first", "second"])
+                ),
             };
             let Some(found) = v.analysis_actions(&place.at(), mover, !a.no_king_safety)? else {
                 bail!("{} has no analysis mode", a.variant);
