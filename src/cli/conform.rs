@@ -2,14 +2,17 @@
 //! (the reference served over the protocol), `bisect` and `mutants`.
 
 use std::collections::HashSet;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use seams::conformance::engine::{Embedded, Engine, Process, split_command};
+use seams::conformance::engine::{
+    CappedLines, DEFAULT_MAX_REPLY_BYTES, Embedded, Engine, Limits, Line, Process, split_command,
+};
 use seams::conformance::expectations::{self, Expectations};
+use seams::conformance::protocol;
 use seams::conformance::reference::Reference;
 use seams::conformance::report::Report;
 use seams::conformance::runner::{self, Selection};
@@ -80,6 +83,8 @@ pub struct ConformArgs {
     /// Time limit for each reply, in milliseconds.
     #[arg(long, value_name = "T", default_value_t = 30_000)]
     timeout_ms: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Read cases from this folder instead of the built-in corpus.
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
@@ -87,6 +92,45 @@ pub struct ConformArgs {
     /// report, in the text report.
     #[arg(long)]
     verbose: bool,
+}
+
+/// The bounds on an outside engine (see `conformance::engine::Limits`).
+#[derive(clap::Args)]
+pub struct LimitArgs {
+    /// Time limit for the hello reply after each start, in milliseconds.
+    #[arg(long, value_name = "T", default_value_t = 10_000)]
+    hello_timeout_ms: u64,
+    /// The longest reply line read, in bytes; a longer one is reported as
+    /// `malformed: reply too long` and skipped unread.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_REPLY_BYTES)]
+    max_reply_bytes: usize,
+    /// After this many crashes or timeouts in a row the engine is
+    /// declared dead and the remaining cases are not run.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    max_failures: usize,
+}
+
+impl LimitArgs {
+    fn limits(&self, timeout_ms: u64) -> Result<Limits> {
+        if timeout_ms == 0 {
+            bail!("--timeout-ms must be at least 1");
+        }
+        if self.hello_timeout_ms == 0 {
+            bail!("--hello-timeout-ms must be at least 1");
+        }
+        if self.max_reply_bytes == 0 {
+            bail!("--max-reply-bytes must be at least 1");
+        }
+        if self.max_failures == 0 {
+            bail!("--max-failures must be at least 1");
+        }
+        Ok(Limits {
+            reply_timeout: Duration::from_millis(timeout_ms),
+            hello_timeout: Duration::from_millis(self.hello_timeout_ms),
+            max_reply_bytes: self.max_reply_bytes,
+            max_consecutive_failures: self.max_failures,
+        })
+    }
 }
 
 #[derive(clap::Args)]
@@ -97,8 +141,11 @@ pub struct EngineArgs {
     /// Misbehave on purpose, to test runners: crash (exit without
     /// replying), hang (never reply), garbage (reply with a non-JSON
     /// line), wrong-id (reply with another id), wrong-shape (an `ok`
-    /// reply whose fields have the wrong shape) or bad-hello (a hello
-    /// reply without its fields).
+    /// reply whose fields have the wrong shape), bad-hello (a hello reply
+    /// without its fields), no-hello (never answer hello), fork-exit
+    /// (leave a child holding stdout and exit), close-stdout (close stdout
+    /// and stay alive), bad-stderr (1 MiB of non-UTF-8 on stderr, then a
+    /// good reply) or huge-reply (a 100 MiB reply line).
     #[arg(long, value_enum, value_name = "KIND")]
     fault: Option<Fault>,
     /// Only misbehave on geometry questions of this check kind (e.g.
@@ -117,6 +164,16 @@ pub enum Fault {
     WrongShape,
     /// Answer hello without the fields a hello reply has.
     BadHello,
+    /// Never answer hello.
+    NoHello,
+    /// Start a child that keeps stdout open, then exit without replying.
+    ForkExit,
+    /// Close stdout and stay alive.
+    CloseStdout,
+    /// Write 1 MiB of bytes that are not UTF-8 to stderr, then answer.
+    BadStderr,
+    /// Answer with a 100 MiB line.
+    HugeReply,
 }
 
 #[derive(clap::Args)]
@@ -138,13 +195,12 @@ pub struct BisectArgs {
     /// Time limit for each reply, in milliseconds.
     #[arg(long, value_name = "T", default_value_t = 300_000)]
     timeout_ms: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 /// Starts an outside engine; `seams` as the program means this binary.
-fn start_engine(command: &str, timeout_ms: u64) -> Result<Process> {
-    if timeout_ms == 0 {
-        bail!("--timeout-ms must be at least 1");
-    }
+fn start_engine(command: &str, limits: Limits) -> Result<Process> {
     let mut argv = split_command(command)?;
     if argv[0] == "seams" {
         argv[0] = std::env::current_exe()
@@ -152,7 +208,7 @@ fn start_engine(command: &str, timeout_ms: u64) -> Result<Process> {
             .display()
             .to_string();
     }
-    Ok(Process::start(argv, Duration::from_millis(timeout_ms))?)
+    Ok(Process::start_with(argv, limits)?)
 }
 
 /// `--variant` must name a variant the spec or the corpus knows; an
@@ -197,7 +253,7 @@ pub fn conform(book: &Rulebook, a: ConformArgs) -> Result<ExitCode> {
             book.library()?,
             normalizers.clone(),
         ))),
-        Some(cmd) => Box::new(start_engine(cmd, a.timeout_ms)?),
+        Some(cmd) => Box::new(start_engine(cmd, a.limits.limits(a.timeout_ms)?)?),
     };
     let hello = engine.hello().clone();
     let (cases, not_applicable) = runner::select(&corpus, &selection, &hello);
@@ -370,6 +426,10 @@ fn served(
     }
 }
 
+/// The longest request line `seams engine` reads; a longer one gets an
+/// error reply and is skipped unread.
+pub const MAX_REQUEST_BYTES: usize = 16 << 20;
+
 /// The geometry check kinds `--fault-on` accepts.
 const FAULT_ON: [&str; 7] = [
     "invariants",
@@ -400,10 +460,39 @@ pub fn engine(book: &Rulebook, a: EngineArgs) -> Result<ExitCode> {
         Some(m) => served(book, m)?,
     };
     let reference = Reference::new(lib, variants).named(name);
-    let stdin = std::io::stdin().lock();
+    let mut requests = CappedLines::new(std::io::stdin().lock(), MAX_REQUEST_BYTES);
     let mut stdout = std::io::stdout().lock();
-    for line in stdin.lines() {
-        let line = line.context("reading a request")?;
+    loop {
+        // A line that cannot be a request still gets a reply (with a null
+        // id), so a client is never left waiting and later requests are
+        // served.
+        let line = match requests.next_line() {
+            Line::Closed => break,
+            Line::TooLong(n) => {
+                let reply = protocol::error_line(
+                    None,
+                    format!("request too long: {n} bytes; at most {MAX_REQUEST_BYTES} are read"),
+                );
+                writeln!(stdout, "{reply}")?;
+                stdout.flush()?;
+                continue;
+            }
+            Line::Text(bytes) => match String::from_utf8(bytes) {
+                Ok(line) => line,
+                Err(e) => {
+                    let reply = protocol::error_line(
+                        None,
+                        format!(
+                            "the request is not UTF-8 (bad byte at offset {})",
+                            e.utf8_error().valid_up_to()
+                        ),
+                    );
+                    writeln!(stdout, "{reply}")?;
+                    stdout.flush()?;
+                    continue;
+                }
+            },
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -430,7 +519,7 @@ fn faulty_here(f: Fault, fault_on: Option<&str>, line: &str) -> bool {
         .as_ref()
         .and_then(|r| r["question"]["kind"].as_str())
         .unwrap_or("");
-    if f == Fault::BadHello {
+    if matches!(f, Fault::BadHello | Fault::NoHello) {
         cmd == "hello"
     } else {
         cmd != "hello" && fault_on.is_none_or(|k| k == kind)
@@ -446,9 +535,25 @@ fn misbehave(f: Fault, reference: &Reference, line: &str) -> Option<String> {
             eprintln!("seams engine: crashing on purpose (--fault crash)");
             return None;
         }
-        Fault::Hang => loop {
-            std::thread::sleep(Duration::from_secs(3600));
-        },
+        Fault::Hang | Fault::NoHello => hang(),
+        Fault::ForkExit => {
+            // The child inherits stdout and outlives this process; a runner
+            // must kill it with the process group.
+            let _ = std::process::Command::new("sleep")
+                .arg(FORKED_SLEEP)
+                .stdin(std::process::Stdio::null())
+                .spawn();
+            return None;
+        }
+        Fault::CloseStdout => {
+            close_stdout();
+            hang()
+        }
+        Fault::BadStderr => {
+            let _ = std::io::stderr().write_all(&vec![0xff; 1 << 20]);
+            reference.handle_line(line).to_string()
+        }
+        Fault::HugeReply => "x".repeat(100 << 20),
         Fault::Garbage => "this is not JSON {".to_string(),
         Fault::WrongShape => {
             serde_json::json!({"id": id, "ok": true, "answer": 42, "actions": 42, "nodes": "many"})
@@ -462,6 +567,28 @@ fn misbehave(f: Fault, reference: &Reference, line: &str) -> Option<String> {
         }
     })
 }
+
+/// The argument of the child `--fault fork-exit` leaves behind, so tests
+/// can look for it among the running processes.
+pub const FORKED_SLEEP: &str = "3600.0417";
+
+fn hang() -> ! {
+    loop {
+        std::thread::sleep(Duration::from_secs(3600));
+    }
+}
+
+#[cfg(unix)]
+fn close_stdout() {
+    // SAFETY: closing fd 1 has no effect on memory; nothing writes to
+    // stdout afterwards, since the caller only sleeps.
+    unsafe {
+        libc::close(1);
+    }
+}
+
+#[cfg(not(unix))]
+fn close_stdout() {}
 
 /// `seams mutants`.
 pub fn list_mutants() -> Result<ExitCode> {
@@ -483,7 +610,7 @@ pub fn bisect(book: &Rulebook, a: BisectArgs) -> Result<ExitCode> {
     }
     let reference = book.variant(&a.variant)?;
     let place = a.at.resolve()?;
-    let mut engine = start_engine(&a.engine, a.timeout_ms)?;
+    let mut engine = start_engine(&a.engine, a.limits.limits(a.timeout_ms)?)?;
     let found = bisect::bisect(
         &mut engine,
         reference,

@@ -238,31 +238,221 @@ pub fn split_command(command: &str) -> Result<Vec<String>, StartError> {
     Ok(words)
 }
 
+/// The bounds that keep a misbehaving engine from wedging or flooding the
+/// runner. Every field has a documented default and a CLI flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Time allowed for each reply.
+    pub reply_timeout: Duration,
+    /// Time allowed for the `hello` reply after each start.
+    pub hello_timeout: Duration,
+    /// The longest reply line read; a longer one is `malformed: reply too
+    /// long`, and is skipped without being held in memory.
+    pub max_reply_bytes: usize,
+    /// After this many crashes or timeouts in a row the engine is declared
+    /// dead and is not asked again.
+    pub max_consecutive_failures: usize,
+}
+
+/// The default longest reply line: far above any legal-action list or
+/// perft divide, far below what would strain the runner.
+pub const DEFAULT_MAX_REPLY_BYTES: usize = 16 << 20;
+
+/// How much of the engine's stderr is kept for crash reports.
+pub const STDERR_TAIL_BYTES: usize = 64 << 10;
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            reply_timeout: Duration::from_secs(30),
+            hello_timeout: HANDSHAKE_TIMEOUT,
+            max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
+            max_consecutive_failures: 5,
+        }
+    }
+}
+
+/// One line read by [`CappedLines`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    /// The line's bytes, without the newline.
+    Text(Vec<u8>),
+    /// A line longer than the cap, with its length in bytes.
+    TooLong(usize),
+    /// End of file or a read error: the stream is closed.
+    Closed,
+}
+
+/// Reads newline-terminated lines of at most `cap` bytes from any byte
+/// stream; a longer line is counted and skipped as it streams by, never
+/// held whole. Both ends of the protocol read through it: the runner the
+/// engine's replies, `seams engine` its requests.
+pub struct CappedLines<R> {
+    reader: BufReader<R>,
+    cap: usize,
+}
+
+impl<R: std::io::Read> CappedLines<R> {
+    pub fn new(inner: R, cap: usize) -> CappedLines<R> {
+        CappedLines {
+            reader: BufReader::with_capacity(64 << 10, inner),
+            cap,
+        }
+    }
+
+    /// The next line. A last line without a newline still counts.
+    pub fn next_line(&mut self) -> Line {
+        let mut line: Vec<u8> = Vec::new();
+        let mut too_long: Option<usize> = None;
+        let mut read_any = false;
+        loop {
+            let buf = match self.reader.fill_buf() {
+                Ok(b) if !b.is_empty() => b,
+                _ if read_any => break,
+                _ => return Line::Closed,
+            };
+            read_any = true;
+            let newline = buf.iter().position(|&b| b == b'\n');
+            let chunk = &buf[..newline.unwrap_or(buf.len())];
+            match &mut too_long {
+                Some(n) => *n += chunk.len(),
+                None if line.len() + chunk.len() > self.cap => {
+                    too_long = Some(line.len() + chunk.len());
+                    line = Vec::new();
+                }
+                None => line.extend_from_slice(chunk),
+            }
+            let used = newline.map_or(buf.len(), |i| i + 1);
+            self.reader.consume(used);
+            if newline.is_some() {
+                break;
+            }
+        }
+        match too_long {
+            Some(n) => Line::TooLong(n),
+            None => {
+                while line.last().is_some_and(|b| b.is_ascii_whitespace()) {
+                    line.pop();
+                }
+                Line::Text(line)
+            }
+        }
+    }
+}
+
 struct Running {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<Option<String>>,
+    lines: Receiver<Line>,
     /// Disconnects when the stderr reader has read everything.
     stderr_done: Receiver<()>,
+}
+
+impl Running {
+    /// Kills the engine's whole process group (the engine and anything it
+    /// started that kept the group), then reaps the engine.
+    fn kill(mut self) {
+        kill_group(&self.child);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// SIGKILL to the engine's process group, so children it forked (which may
+/// hold its stdout open) do not outlive it.
+#[cfg(unix)]
+fn kill_group(child: &Child) {
+    // The engine was started as the leader of its own group
+    // (`process_group(0)`), so the group id is its pid.
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals that process group;
+        // it has no memory effects on this process.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_child: &Child) {}
+
+/// Hands the engine's reply lines to the runner until stdout closes.
+fn read_lines(stdout: std::process::ChildStdout, cap: usize, tx: mpsc::Sender<Line>) {
+    let mut lines = CappedLines::new(stdout, cap);
+    loop {
+        let line = lines.next_line();
+        let closed = line == Line::Closed;
+        if tx.send(line).is_err() || closed {
+            return;
+        }
+    }
+}
+
+/// Drains stderr whatever its bytes, keeping only the last
+/// [`STDERR_TAIL_BYTES`]: an engine that writes endlessly or in no
+/// encoding never blocks on a full pipe or grows the runner.
+fn drain_stderr(
+    stderr: std::process::ChildStderr,
+    tail: Arc<Mutex<Vec<u8>>>,
+    done: mpsc::Sender<()>,
+) {
+    // Dropping the sender on return tells a waiting crash report that
+    // everything the engine wrote to stderr has been read.
+    let _done = done;
+    let mut stderr = stderr;
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = match std::io::Read::read(&mut stderr, &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        if let Ok(mut t) = tail.lock() {
+            t.extend_from_slice(&buf[..n]);
+            if t.len() > STDERR_TAIL_BYTES {
+                let cut = t.len() - STDERR_TAIL_BYTES;
+                t.drain(..cut);
+            }
+        }
+    }
 }
 
 /// An outside engine program, restarted whenever it crashes or hangs.
 pub struct Process {
     argv: Vec<String>,
     shown: String,
-    timeout: Duration,
+    limits: Limits,
     hello: Hello,
     running: Option<Running>,
     next: u64,
-    stderr_tail: Arc<Mutex<String>>,
+    stderr_tail: Arc<Mutex<Vec<u8>>>,
+    /// Crashes and timeouts since the last good reply.
+    consecutive_failures: usize,
     /// How many times the engine was started (1 after [`Process::start`]).
     pub starts: usize,
 }
 
+/// How a wait for a reply ended.
+enum Waited {
+    Line(Line),
+    Exited(String),
+    TimedOut,
+}
+
 impl Process {
+    /// Starts the program and completes the handshake, with the default
+    /// [`Limits`] but for the reply timeout.
+    pub fn start(argv: Vec<String>, timeout: Duration) -> Result<Process, StartError> {
+        let limits = Limits {
+            reply_timeout: timeout,
+            hello_timeout: timeout.max(HANDSHAKE_TIMEOUT),
+            ..Limits::default()
+        };
+        Process::start_with(argv, limits)
+    }
+
     /// Starts the program and completes the handshake. `argv[0]` is
     /// looked up on `PATH` like a shell would.
-    pub fn start(argv: Vec<String>, timeout: Duration) -> Result<Process, StartError> {
+    pub fn start_with(argv: Vec<String>, limits: Limits) -> Result<Process, StartError> {
         if argv.is_empty() {
             return Err(StartError::Empty);
         }
@@ -270,7 +460,7 @@ impl Process {
         let mut p = Process {
             argv,
             shown,
-            timeout,
+            limits,
             hello: Hello {
                 name: String::new(),
                 version: String::new(),
@@ -281,97 +471,70 @@ impl Process {
             },
             running: None,
             next: 1,
-            stderr_tail: Arc::new(Mutex::new(String::new())),
+            stderr_tail: Arc::new(Mutex::new(Vec::new())),
+            consecutive_failures: 0,
             starts: 0,
         };
         p.hello = p.launch()?;
         Ok(p)
     }
 
-    fn launch(&mut self) -> Result<Hello, StartError> {
-        let mut child = std::process::Command::new(&self.argv[0])
+    /// Whether the engine failed too often in a row to be asked again.
+    pub fn is_dead(&self) -> bool {
+        self.consecutive_failures >= self.limits.max_consecutive_failures
+    }
+
+    fn spawn(&mut self) -> Result<(), StartError> {
+        let mut command = std::process::Command::new(&self.argv[0]);
+        command
             .args(&self.argv[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| StartError::Spawn {
-                command: self.shown.clone(),
-                message: e.to_string(),
-            })?;
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|e| StartError::Spawn {
+            command: self.shown.clone(),
+            message: e.to_string(),
+        })?;
         self.starts += 1;
-        let (stdin, stdout, stderr) =
-            match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
-                (Some(a), Some(b), Some(c)) => (a, b, c),
-                _ => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(StartError::Spawn {
-                        command: self.shown.clone(),
-                        message: "its standard streams could not be opened".into(),
-                    });
-                }
-            };
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut buf = Vec::new();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => {
-                        let _ = tx.send(None);
-                        return;
-                    }
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if tx.send(Some(line)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            kill_group(&child);
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(StartError::Spawn {
+                command: self.shown.clone(),
+                message: "its standard streams could not be opened".into(),
+            });
+        };
+        let (tx, lines) = mpsc::channel();
+        let cap = self.limits.max_reply_bytes;
+        std::thread::spawn(move || read_lines(stdout, cap, tx));
         let tail = Arc::clone(&self.stderr_tail);
         let (stderr_tx, stderr_done) = mpsc::channel::<()>();
-        std::thread::spawn(move || {
-            // Dropping the sender on return tells a waiting crash report
-            // that everything the engine wrote to stderr has been read.
-            let _done = stderr_tx;
-            let reader = BufReader::new(stderr);
-            for line in reader.lines() {
-                let Ok(line) = line else { return };
-                if let Ok(mut t) = tail.lock() {
-                    t.push_str(&line);
-                    t.push('\n');
-                    if t.len() > 2000 {
-                        let cut = t.len() - 1000;
-                        let cut = (cut..t.len()).find(|i| t.is_char_boundary(*i)).unwrap_or(0);
-                        t.replace_range(..cut, "");
-                    }
-                }
-            }
-        });
+        std::thread::spawn(move || drain_stderr(stderr, tail, stderr_tx));
         self.running = Some(Running {
             child,
             stdin,
-            lines: rx,
+            lines,
             stderr_done,
         });
-        let hello_cmd = Command::Hello {
-            protocol: PROTOCOL_VERSION,
-        };
+        Ok(())
+    }
+
+    fn launch(&mut self) -> Result<Hello, StartError> {
+        self.spawn()?;
         let shown = self.shown.clone();
         let handshake = |message: String| StartError::Handshake {
             command: shown.clone(),
             message,
         };
-        // Starting can be slow (a JIT, a large table); give the handshake
-        // at least ten seconds whatever the per-reply limit.
-        let request_timeout = self.timeout;
-        self.timeout = self.timeout.max(HANDSHAKE_TIMEOUT);
-        let answered = self.exchange(0, &hello_cmd);
-        self.timeout = request_timeout;
-        let reply = match answered {
+        let hello_cmd = Command::Hello {
+            protocol: PROTOCOL_VERSION,
+        };
+        let reply = match self.exchange(0, &hello_cmd, self.limits.hello_timeout) {
             Ok(r) => r,
             Err(e) => {
                 self.stop();
@@ -381,6 +544,12 @@ impl Process {
                 });
             }
         };
+        if let Some(field) = unknown_hello_field(&reply) {
+            self.stop();
+            return Err(handshake(format!(
+                "its hello reply has the unknown field '{field}' (extensions start with 'x-')"
+            )));
+        }
         serde_json::from_value::<Hello>(reply).map_err(|e| {
             self.stop();
             handshake(format!(
@@ -389,11 +558,10 @@ impl Process {
         })
     }
 
-    /// Kills the engine (if running) and waits for it.
+    /// Kills the engine (if running) and its process group.
     fn stop(&mut self) {
-        if let Some(mut r) = self.running.take() {
-            let _ = r.child.kill();
-            let _ = r.child.wait();
+        if let Some(r) = self.running.take() {
+            r.kill();
         }
     }
 
@@ -401,7 +569,7 @@ impl Process {
         let t = self
             .stderr_tail
             .lock()
-            .map(|t| t.clone())
+            .map(|t| String::from_utf8_lossy(&t).into_owned())
             .unwrap_or_default();
         let t = t.trim();
         if t.is_empty() {
@@ -413,9 +581,41 @@ impl Process {
         }
     }
 
+    /// Waits up to `timeout` for a reply line, watching the engine itself
+    /// too: an engine that exits is a crash at once, even when a child of
+    /// its own still holds its stdout.
+    fn wait_reply(r: &mut Running, timeout: Duration) -> Waited {
+        const SLICE: Duration = Duration::from_millis(25);
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                return Waited::TimedOut;
+            }
+            match r.lines.recv_timeout(SLICE.min(deadline - now)) {
+                Ok(line) => return Waited::Line(line),
+                Err(RecvTimeoutError::Disconnected) => return Waited::Line(Line::Closed),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if let Ok(Some(status)) = r.child.try_wait() {
+                // A reply written just before exiting may still be on its
+                // way through the reader.
+                if let Ok(line @ Line::Text(_)) = r.lines.recv_timeout(SLICE) {
+                    return Waited::Line(line);
+                }
+                return Waited::Exited(status.to_string());
+            }
+        }
+    }
+
     /// One request and its reply; any failure other than `unsupported` or
     /// the engine's own error leaves the engine stopped.
-    fn exchange(&mut self, id: u64, command: &Command) -> Result<Value, AskError> {
+    fn exchange(
+        &mut self,
+        id: u64,
+        command: &Command,
+        timeout: Duration,
+    ) -> Result<Value, AskError> {
         let line = serde_json::to_string(&Request {
             id,
             command: command.clone(),
@@ -428,40 +628,40 @@ impl Process {
             ));
         };
         let sent = writeln!(r.stdin, "{line}").and_then(|_| r.stdin.flush());
-        let got = match sent {
-            Ok(()) => r.lines.recv_timeout(self.timeout),
-            Err(_) => Ok(None),
+        let waited = match sent {
+            Ok(()) => Process::wait_reply(r, timeout),
+            Err(_) => Waited::Line(Line::Closed),
         };
-        let result = match got {
-            Ok(Some(reply)) => read_reply(&reply, id),
-            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
-                let status = r
-                    .child
-                    .wait()
-                    .map(|s| s.to_string())
-                    .unwrap_or_else(|e| e.to_string());
-                // The engine has exited, so its stderr closes unless a child
-                // of its own keeps it open; wait briefly for the reader to
-                // drain it so the report carries the engine's last words.
-                let _ = r.stderr_done.recv_timeout(STDERR_DRAIN);
-                self.running = None;
-                let note = self.stderr_note();
-                return Err(AskError::failed(
-                    ErrorKind::Crash,
+        let name = command.name();
+        let result = match waited {
+            Waited::Line(Line::Text(bytes)) => match String::from_utf8(bytes) {
+                Ok(reply) => read_reply(&reply, id),
+                Err(e) => Err(AskError::failed(
+                    ErrorKind::Malformed,
                     format!(
-                        "the engine exited ({status}) before replying to '{}'{note}",
-                        command.name()
+                        "the reply to '{name}' is not UTF-8 (bad byte at offset {})",
+                        e.utf8_error().valid_up_to()
                     ),
-                ));
+                )),
+            },
+            Waited::Line(Line::TooLong(n)) => Err(AskError::failed(
+                ErrorKind::Malformed,
+                format!(
+                    "reply too long: the reply to '{name}' has {n} bytes; at most {} are read",
+                    self.limits.max_reply_bytes
+                ),
+            )),
+            Waited::Line(Line::Closed) => return Err(self.crashed(name, "closed its stdout")),
+            Waited::Exited(status) => {
+                return Err(self.crashed(name, &format!("exited ({status})")));
             }
-            Err(RecvTimeoutError::Timeout) => {
+            Waited::TimedOut => {
                 self.stop();
                 return Err(AskError::failed(
                     ErrorKind::Timeout,
                     format!(
-                        "no reply to '{}' within {} ms; the engine was stopped",
-                        command.name(),
-                        self.timeout.as_millis()
+                        "no reply to '{name}' within {} ms; the engine was stopped",
+                        timeout.as_millis()
                     ),
                 ));
             }
@@ -475,6 +675,47 @@ impl Process {
         }
         result
     }
+
+    /// The engine ended or closed its stdout without replying: stop its
+    /// group, and report with its last words on stderr.
+    fn crashed(&mut self, command: &str, what: &str) -> AskError {
+        if let Some(r) = self.running.take() {
+            let done = r.stderr_done;
+            let mut child = r.child;
+            kill_group(&child);
+            let _ = child.kill();
+            let _ = child.wait();
+            // The group is gone, so stderr closes; wait briefly for the
+            // reader to drain it so the report carries the last words.
+            let _ = done.recv_timeout(STDERR_DRAIN);
+        }
+        let note = self.stderr_note();
+        AskError::failed(
+            ErrorKind::Crash,
+            format!("the engine {what} before replying to '{command}'{note}"),
+        )
+    }
+}
+
+/// The first field of a hello reply that protocol 1.0 does not define
+/// (extension fields start with `x-`).
+fn unknown_hello_field(reply: &Value) -> Option<String> {
+    const KNOWN: [&str; 9] = [
+        "id",
+        "ok",
+        "protocol",
+        "name",
+        "version",
+        "variants",
+        "capabilities",
+        "commands",
+        "boards",
+    ];
+    reply
+        .as_object()?
+        .keys()
+        .find(|k| !KNOWN.contains(&k.as_str()) && !k.starts_with("x-"))
+        .cloned()
 }
 
 impl Engine for Process {
@@ -483,10 +724,21 @@ impl Engine for Process {
     }
 
     fn ask(&mut self, command: &Command) -> Result<Value, AskError> {
+        if self.is_dead() {
+            return Err(AskError::failed(
+                ErrorKind::Crash,
+                format!(
+                    "not asked: the engine crashed or timed out {} times in a row and is \
+                     considered dead",
+                    self.consecutive_failures
+                ),
+            ));
+        }
         if self.running.is_none() {
             match self.launch() {
                 Ok(h) => self.hello = h,
                 Err(e) => {
+                    self.consecutive_failures += 1;
                     return Err(AskError::failed(
                         ErrorKind::Crash,
                         format!("restarting: {e}"),
@@ -496,22 +748,39 @@ impl Engine for Process {
         }
         let id = self.next;
         self.next += 1;
-        self.exchange(id, command)
+        let result = self.exchange(id, command, self.limits.reply_timeout);
+        match &result {
+            Err(AskError::Failed {
+                kind: ErrorKind::Crash | ErrorKind::Timeout,
+                ..
+            }) => self.consecutive_failures += 1,
+            _ => self.consecutive_failures = 0,
+        }
+        result
     }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
-        if let Some(mut r) = self.running.take() {
-            // Closing stdin asks a well-behaved engine to exit; kill it if
-            // it does not.
-            drop(r.stdin);
-            std::thread::sleep(Duration::from_millis(20));
-            if let Ok(None) = r.child.try_wait() {
-                let _ = r.child.kill();
+        let Some(Running {
+            mut child, stdin, ..
+        }) = self.running.take()
+        else {
+            return;
+        };
+        // Closing stdin asks a well-behaved engine to exit; give it a
+        // moment, then kill the whole group, so nothing it started is left.
+        drop(stdin);
+        let deadline = std::time::Instant::now() + Duration::from_millis(200);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(_)) = child.try_wait() {
+                break;
             }
-            let _ = r.child.wait();
+            std::thread::sleep(Duration::from_millis(5));
         }
+        kill_group(&child);
+        let _ = child.kill();
+        let _ = child.wait();
     }
 }
 
@@ -530,6 +799,20 @@ mod tests {
             split_command("a 'b"),
             Err(StartError::Quote { .. })
         ));
+    }
+
+    #[test]
+    fn long_lines_are_skipped_not_held() {
+        let input = format!("short\n{}\nnext\r\nlast", "x".repeat(100));
+        let mut lines = CappedLines::new(input.as_bytes(), 10);
+        assert_eq!(lines.next_line(), Line::Text(b"short".to_vec()));
+        assert_eq!(lines.next_line(), Line::TooLong(100));
+        assert_eq!(lines.next_line(), Line::Text(b"next".to_vec()));
+        assert_eq!(lines.next_line(), Line::Text(b"last".to_vec()));
+        assert_eq!(lines.next_line(), Line::Closed);
+        let bytes: &[u8] = b"\xff\xfe\n";
+        let mut lines = CappedLines::new(bytes, 10);
+        assert_eq!(lines.next_line(), Line::Text(vec![0xff, 0xfe]));
     }
 
     #[test]
