@@ -104,9 +104,12 @@ pub trait Rules: Send + Sync {
     fn in_check(&self, pos: &Self::Position) -> bool;
     fn key(&self, pos: &Self::Position) -> Key;
 
-    /// The family's endings after a move, given the game so far (the last
-    /// position is current). Resignation and agreement are handled by
-    /// [`Game`]; `legal_is_empty` is precomputed because every family needs it.
+    /// The family's endings of the current (last) position, given the game
+    /// so far. [`Game`] asks after every action and once for the start, when
+    /// `movers` and `gave_check` are still empty and the start's key has
+    /// occurred once; implementations must judge that history too.
+    /// Resignation and agreement are handled by [`Game`]; `legal_is_empty`
+    /// is precomputed because every family needs it.
     fn adjudicate(
         &self,
         game: &History<Self::Position>,
@@ -296,7 +299,8 @@ pub struct Game<'r, R: Rules> {
 }
 
 impl<'r, R: Rules> Game<'r, R> {
-    /// A game from a position; that position counts as the first occurrence.
+    /// A game from a position, initial or edited; that position counts as
+    /// the first occurrence and may already end the game.
     pub fn new(rules: &'r R, start: R::Position) -> Self {
         let key = rules.key(&start);
         let mut counts = HashMap::new();
@@ -313,11 +317,14 @@ impl<'r, R: Rules> Game<'r, R> {
             actions: vec![],
             result: None,
         };
-        // A start position may already be over (no legal action).
+        // The start is judged by the same endings as a position reached by
+        // an action (SC-I10, SS-I8, KY-I5, TS-I9), so a position's result
+        // never depends on whether it was played to or set up: an edited
+        // start with bare kings or a spent move counter is over, like one
+        // without a legal action. With one occurrence and no move yet, the
+        // repetition and perpetual-check rules cannot apply.
         let empty = rules.legal_actions(game.position()).is_empty();
-        if empty {
-            game.result = rules.adjudicate(&game.history, true);
-        }
+        game.result = rules.adjudicate(&game.history, empty);
         game
     }
 

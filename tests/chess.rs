@@ -278,6 +278,86 @@ proptest! {
             EndReason::Checkmate | EndReason::Stalemate => prop_assert!(v.legal_actions(pos).is_empty()),
             other => prop_assert!(false, "unexpected ending {:?}", other),
         }
+        // SC-I10: the final position, set up as a new game's start, ends that
+        // game alike, except by repetition, which counted earlier occurrences.
+        if r.unwrap().reason != EndReason::Repetition {
+            prop_assert_eq!(Game::new(v, pos.clone()).result(), r);
+        }
+    }
+}
+
+/// SC-I10: a game's start, edited or initial, is judged by every ending of
+/// SC-7.5 as a position reached by a move is, and the judgement commutes
+/// with Φ (winner swapped).
+#[test]
+fn the_start_is_judged_like_any_position() {
+    use EndReason::*;
+    for (name, text, want) in [
+        (
+            "chess-flat",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            Some(BareKings),
+        ),
+        (
+            "chess-mobius",
+            "5k4/10/10/10/10/10/10/10/5K4 w - - 0 1",
+            Some(BareKings),
+        ),
+        (
+            "chess-flat",
+            "4k3/8/8/8/8/4P3/8/4K3 w - - 150 100",
+            Some(MoveRule),
+        ),
+        ("chess-flat", "4k3/8/8/8/8/4P3/8/4K3 w - - 149 100", None),
+        (
+            "chess-flat",
+            "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
+            Some(Checkmate),
+        ),
+        (
+            "chess-flat",
+            "k7/8/1Q6/8/8/8/8/7K b - - 0 1",
+            Some(Stalemate),
+        ),
+        // Checkmate comes before the move rule at the start too (SC-7.6).
+        (
+            "chess-mobius",
+            "R4k4/4ppp3/10/10/10/10/8K1/10/10 b - - 150 90",
+            Some(Checkmate),
+        ),
+        // Bare kings come before the move rule.
+        (
+            "chess-klein",
+            "9/9/9/4k4/9/9/9/9/9/9/9/9/9/9/4K4/9/9/9 w - - 200 120",
+            Some(BareKings),
+        ),
+    ] {
+        let v = variant(name);
+        let start = v.parse_position(text).unwrap();
+        let g = Game::new(&v, start.clone());
+        assert_eq!(g.result().map(|r| r.reason), want, "{name} {text}");
+        if want == Some(Checkmate) {
+            assert_eq!(g.result().unwrap().winner, Some(start.to_move().other()));
+        }
+        let gx = Game::new(&v, v.exchange(&start));
+        assert_eq!(
+            gx.result(),
+            g.result().map(swap_winner),
+            "{name} {text} under Φ"
+        );
+    }
+    // A game that starts over accepts no action, not even a legal move.
+    let v = variant("chess-flat");
+    let mut g = Game::new(
+        &v,
+        v.parse_position("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
+    );
+    let refused = g.play_text("e1-e2").unwrap_err();
+    assert_eq!(refused.code, seams::rules::IllegalReason::GameOver);
+    // Every initial position is a game in progress.
+    for name in ["chess-flat", "chess-mobius", "chess-klein", "chess-genus2"] {
+        let v = variant(name);
+        assert_eq!(Game::new(&v, v.start()).result(), None, "{name}");
     }
 }
 

@@ -75,6 +75,32 @@ fn editing_the_data_changes_the_rules() {
     assert!(played.result.is_some());
 }
 
+/// KY-I5: a start is judged like any position reached by an action: a
+/// mated start is over under both repetition rules (the loss rule, which
+/// looks back at the movers, has none to look at and a single occurrence
+/// never reaches it), Φ swaps the winner, and the initial position is not over.
+#[test]
+fn the_start_is_judged_like_any_position() {
+    use seams::rules::{EndReason, Game, GameResult, Player};
+    for k in builtin_variants() {
+        let mated = k
+            .parse_position("k4/+N4/P4/5/4K[-] b 0 1")
+            .expect("a position");
+        let mate = |winner| {
+            Some(GameResult {
+                winner: Some(winner),
+                reason: EndReason::Checkmate,
+            })
+        };
+        assert_eq!(Game::new(&k, mated.clone()).result(), mate(Player::First));
+        assert_eq!(
+            Game::new(&k, k.exchange(&mated)).result(),
+            mate(Player::Second)
+        );
+        assert_eq!(Game::new(&k, k.start()).result(), None, "{}", k.variant());
+    }
+}
+
 #[test]
 fn bad_position_texts_name_the_field() {
     let k = kyoto();

@@ -1,4 +1,5 @@
-//! Endings after a move, in the order of SC-7.5: checkmate, stalemate,
+//! Endings of the current position, after a move and at the start of a
+//! game (SC-I10), in the order of SC-7.5: checkmate, stalemate,
 //! bare kings, the repetition threshold, the halfmove threshold. The first
 //! that applies decides, so checkmate takes precedence over a simultaneous
 //! automatic draw. Thresholds come from the variant data.

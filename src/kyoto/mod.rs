@@ -537,9 +537,15 @@ impl Rules for KyotoRules {
                 reason: EndReason::Repetition,
             },
             RepetitionRule::Loss => {
+                // Reached only at an occurrence >= repetition_at >= 2
+                // (from_toml refuses less), so at least one action has been
+                // played: a start, judged with no movers, never gets here.
                 let key = game.keys.last().expect("a history has keys");
                 let first = game.occurrences(key)[0];
-                let repeater = *game.movers.last().expect("a repetition follows a move");
+                let repeater = *game
+                    .movers
+                    .last()
+                    .expect("a second occurrence follows an action");
                 let checkers: Vec<Player> = [Player::First, Player::Second]
                     .into_iter()
                     .filter(|&p| Self::checked_throughout(game, first, p))

@@ -248,6 +248,8 @@ def result(variant, place):
         if variant == "chess-flat":
             return {"winner": None, "reason": "stalemate"}
         return {"winner": winner, "reason": "no-legal-action"}
+    if variant == "chess-flat" and bare_kings(place):
+        return {"winner": None, "reason": "bare-kings"}
     # Repetition as pyffish itself adjudicates it (its own thresholds).
     ended, value = sf.is_immediate_game_end(fsf, place.fen, place.moves)
     if not ended and variant != "chess-flat":
@@ -261,6 +263,19 @@ def result(variant, place):
         return {"winner": None, "reason": "repetition"}
     loser_first = mover_first if value < 0 else not mover_first
     return {"winner": "second" if loser_first else "first", "reason": "perpetual-check"}
+
+
+def bare_kings(place):
+    """Only the two kings are left, which FIDE's laws (a dead position,
+    Article 5.2.2) and SC-7.5 both draw at once. pyffish reports it only as
+    insufficient material on both sides, not as a game end, so the adapter
+    asks that. Other positions pyffish calls insufficient (a lone minor
+    piece) are FIDE draws but play on under SC-I2; no case asks about one,
+    and the adapter does not report them rather than mislabel them."""
+    white_short, black_short = sf.has_insufficient_material(place.fsf, place.fen, place.moves)
+    placement = place.current_fen().split()[0]
+    pieces = [c for c in placement if c.isalpha()]
+    return white_short and black_short and len(pieces) == 2
 
 
 def occupied(fen, cell):
