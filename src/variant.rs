@@ -14,6 +14,20 @@ use crate::rules::{
     Rules,
 };
 
+/// The deepest perft any command, protocol request or corpus case may ask
+/// for. The deepest perft ever published is 15 (orthodox chess); the bound
+/// keeps a typo such as `4294967295` from recursing until the stack
+/// overflows, while any real question stays far below it.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
+/// Refuses a perft depth above [`MAX_PERFT_DEPTH`].
+pub fn check_perft_depth(depth: u32) -> Result<(), VariantError> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(VariantError::PerftDepth { depth });
+    }
+    Ok(())
+}
+
 /// Where a question is asked: a position (default: the initial one) and
 /// actions played from it first.
 #[derive(Clone, Debug, Default)]
@@ -40,6 +54,8 @@ pub enum VariantError {
     },
     #[error("variant '{variant}' cannot be pictured")]
     NoPicture { variant: String },
+    #[error("perft depth {depth} is above the limit of {MAX_PERFT_DEPTH}")]
+    PerftDepth { depth: u32 },
 }
 
 /// The state after playing moves as a game (endings adjudicated).
@@ -280,11 +296,13 @@ impl<R: Rules> Variant for R {
     }
 
     fn perft(&self, at: &At, depth: u32) -> Result<u64, VariantError> {
+        check_perft_depth(depth)?;
         let pos = reach(self, at)?;
         Ok(Rules::perft(self, &pos, depth))
     }
 
     fn divide(&self, at: &At, depth: u32) -> Result<Vec<(String, u64)>, VariantError> {
+        check_perft_depth(depth)?;
         let pos = reach(self, at)?;
         let mut out: Vec<(String, u64)> = Rules::legal_actions(self, &pos)
             .iter()

@@ -467,6 +467,9 @@ impl Case {
         if let Some(range) = &self.rules {
             super::version::Range::parse(range).map_err(|e| format!("rules: {e}"))?;
         }
+        if let Check::Perft { depth, .. } = &self.check {
+            crate::variant::check_perft_depth(*depth).map_err(|e| e.to_string())?;
+        }
         let needed = self.check.capability();
         if !self.capabilities.iter().any(|c| c == needed) {
             return Err(format!(
