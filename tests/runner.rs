@@ -7,9 +7,9 @@ use std::collections::HashSet;
 use std::io::Cursor;
 
 use seams::conformance::bisect::{self, Bisection};
-use seams::conformance::engine::{Embedded, Engine};
+use seams::conformance::engine::{AskError, Embedded, Engine};
 use seams::conformance::expectations::{self, Expectations, Verdict};
-use seams::conformance::protocol::{Command, Request};
+use seams::conformance::protocol::{Command, Hello, Request};
 use seams::conformance::reference::Reference;
 use seams::conformance::report::Report;
 use seams::conformance::runner::{self, OutcomeKind, Selection};
@@ -669,4 +669,100 @@ fn an_engine_error_reply_is_its_own_outcome() {
         }
         o => panic!("{o:?}"),
     }
+}
+
+/// An engine that gives one fixed answer to every geometry question: a
+/// stand-in for an outside engine with its own (wrong) geometry.
+struct FixedAnswer {
+    hello: Hello,
+    answer: serde_json::Value,
+}
+
+impl Engine for FixedAnswer {
+    fn hello(&self) -> &Hello {
+        &self.hello
+    }
+    fn ask(&mut self, _: &Command) -> Result<serde_json::Value, AskError> {
+        Ok(serde_json::json!({ "answer": self.answer }))
+    }
+}
+
+/// The outcome of a walk case on the flat board (a1, four steps north and
+/// four east, facing up) expecting `expect`, against an engine answering
+/// `actual`.
+fn walk_outcome(expect: serde_json::Value, actual: serde_json::Value) -> Outcome {
+    let case: seams::conformance::Case = serde_json::from_value(serde_json::json!({
+        "id": "walk", "title": "t", "clauses": ["GEO-1.1"],
+        "provenance": {"kind": "derived", "reasoning": "a test"},
+        "check": {"kind": "walk", "board": "flat-8x8", "from": "a1",
+                  "steps": ["N", "N", "N", "N", "E", "E", "E", "E"], "facing": "up",
+                  "expect": expect}
+    }))
+    .expect("a walk case");
+    let mut e = FixedAnswer {
+        hello: engine(&GOOD).hello().clone(),
+        answer: actual,
+    };
+    runner::check_case(&mut e, &case, &[])
+}
+
+/// The failure detail when the walk should end on e5 with the identity
+/// transport, facing up, and the engine answers `actual`.
+fn walk_detail(actual: serde_json::Value) -> String {
+    let expect = serde_json::json!({"cell": "e5", "transport": "identity", "facing": "up"});
+    match walk_outcome(expect, actual) {
+        Outcome::Fail { detail, .. } => detail,
+        o => panic!("expected a failure, got {o:?}"),
+    }
+}
+
+#[test]
+fn a_walk_on_the_right_cell_names_the_wrong_transport_or_facing() {
+    use serde_json::json;
+    assert_eq!(
+        walk_detail(json!({"cell": "e5", "transport": "flip-h", "facing": "up"})),
+        "the walk ends on the right cell e5 but with transport flip-h, expected identity"
+    );
+    assert_eq!(
+        walk_detail(json!({"cell": "e5", "transport": "identity", "facing": "down"})),
+        "the walk ends on the right cell e5 but with facing down, expected up"
+    );
+    assert_eq!(
+        walk_detail(json!({"cell": "e5", "transport": "half-turn", "facing": "down"})),
+        "the walk ends on the right cell e5 but with transport half-turn, expected identity, \
+         and facing down, expected up"
+    );
+    // An engine that forgets the facing it was given.
+    assert_eq!(
+        walk_detail(json!({"cell": "e5", "transport": "identity"})),
+        "the walk ends on the right cell e5 but with facing none, expected up"
+    );
+}
+
+#[test]
+fn a_walk_that_ends_elsewhere_or_nowhere_says_where() {
+    use serde_json::json;
+    assert_eq!(
+        walk_detail(json!({"cell": "e6", "transport": "identity", "facing": "up"})),
+        "the walk ends on e6, expected e5"
+    );
+    assert_eq!(
+        walk_detail(json!(null)),
+        "the walk has no end (the engine found a step that does not exist), \
+         expected it to end on e5"
+    );
+    match walk_outcome(
+        json!(null),
+        json!({"cell": "e5", "transport": "identity", "facing": "up"}),
+    ) {
+        Outcome::Fail { detail, .. } => assert_eq!(
+            detail,
+            "the walk ends on e5, expected no end (a step that does not exist)"
+        ),
+        o => panic!("{o:?}"),
+    }
+    // Agreeing answers pass, with or without an end.
+    let e5 = json!({"cell": "e5", "transport": "identity", "facing": "up"});
+    assert_eq!(walk_outcome(e5.clone(), e5), Outcome::Pass);
+    assert_eq!(walk_outcome(json!(null), json!(null)), Outcome::Pass);
 }

@@ -27,6 +27,7 @@ use super::protocol::{
 };
 use super::reference::check_question;
 use super::version::{Range, Version};
+use crate::movement::Facing;
 use crate::variant::{At, Record, Variant};
 
 /// How a request failed to produce an answer.
@@ -586,10 +587,7 @@ fn judge_geometry(check: &Check, answer: Value) -> Result<Outcome, Outcome> {
             let full: InvariantsExpect = answer_as(answer)?;
             compare(expect, &restrict(expect, &full), "invariants differ".into())
         }
-        Check::Walk { expect, .. } => {
-            let actual: Option<Arrival> = answer_as(answer)?;
-            compare(expect, &actual, "the walk ends elsewhere".into())
-        }
+        Check::Walk { expect, .. } => judge_walk(expect, &answer_as(answer)?),
         Check::Reach { expect, .. } => {
             let actual: Vec<Arrival> = answer_as(answer)?;
             compare_sets(expect, &actual, "reached cells")
@@ -624,6 +622,55 @@ fn judge_geometry(check: &Check, answer: Value) -> Result<Outcome, Outcome> {
         }
         _ => unreachable!("only geometry checks reach judge_geometry"),
     })
+}
+
+/// Judges where a walk ends, naming what differs: no end where one was
+/// expected (or the reverse), another cell, or the right cell reached with
+/// another transport or facing.
+fn judge_walk(expect: &Option<Arrival>, actual: &Option<Arrival>) -> Outcome {
+    let detail = match (expect, actual) {
+        (None, None) => return Outcome::Pass,
+        (Some(e), Some(a)) if e == a => return Outcome::Pass,
+        (Some(e), None) => format!(
+            "the walk has no end (the engine found a step that does not exist), expected it to end on {}",
+            e.cell
+        ),
+        (None, Some(a)) => format!(
+            "the walk ends on {}, expected no end (a step that does not exist)",
+            a.cell
+        ),
+        (Some(e), Some(a)) if e.cell != a.cell => {
+            format!("the walk ends on {}, expected {}", a.cell, e.cell)
+        }
+        (Some(e), Some(a)) => format!(
+            "the walk ends on the right cell {} but with {}",
+            e.cell,
+            arrival_differences(e, a).join(", and ")
+        ),
+    };
+    compare(expect, actual, detail)
+}
+
+/// How `actual` differs from `expect` at the same cell: "transport flip-h,
+/// expected identity" and "facing down, expected up", as they apply.
+fn arrival_differences(expect: &Arrival, actual: &Arrival) -> Vec<String> {
+    let mut out = Vec::new();
+    if expect.transport != actual.transport {
+        out.push(format!(
+            "transport {}, expected {}",
+            actual.transport, expect.transport
+        ));
+    }
+    if expect.facing != actual.facing {
+        // A facing is absent when the question gave none.
+        let name = |f: Option<Facing>| f.map_or("none", Facing::name);
+        out.push(format!(
+            "facing {}, expected {}",
+            name(actual.facing),
+            name(expect.facing)
+        ));
+    }
+    out
 }
 
 /// Copies from `full` exactly the facts named in `wanted`.
