@@ -766,3 +766,141 @@ fn a_walk_that_ends_elsewhere_or_nowhere_says_where() {
     assert_eq!(walk_outcome(e5.clone(), e5), Outcome::Pass);
     assert_eq!(walk_outcome(json!(null), json!(null)), Outcome::Pass);
 }
+
+/// A made-up result in group `subject` citing `clauses`, passing or failing.
+fn result(subject: &str, clauses: &[&str], pass: bool) -> runner::CaseResult {
+    runner::CaseResult {
+        id: format!("{subject}/{}#00000000", clauses.join("+")),
+        file: "made-up.json".into(),
+        title: "t".into(),
+        subject: subject.into(),
+        check: "walk",
+        clauses: clauses.iter().map(|c| c.to_string()).collect(),
+        provenance: "derived",
+        outcome: if pass {
+            Outcome::Pass
+        } else {
+            Outcome::Fail {
+                expected: "1".into(),
+                actual: "2".into(),
+                detail: "differs".into(),
+            }
+        },
+    }
+}
+
+/// The text report of `results`, as lines.
+fn text_report(results: &[runner::CaseResult], verbose: bool) -> Vec<String> {
+    let hello = engine(&GOOD).hello().clone();
+    let report = Report {
+        engine: &hello,
+        results,
+        verdicts: None,
+        not_applicable: 0,
+    };
+    report.text(verbose).lines().map(String::from).collect()
+}
+
+/// The first words of the rows of a text-report section (`by clause:`…).
+fn section(lines: &[String], title: &str) -> Vec<String> {
+    lines
+        .iter()
+        .skip_while(|l| *l != title)
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.split_whitespace().next().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn the_text_report_starts_and_ends_with_the_headline() {
+    let results = [result("board:flat-8x8", &["GEO-1.1"], false)];
+    let lines = text_report(&results, false);
+    let headline = "1 cases: 0 passed, 1 failed, 0 unsupported, 0 errors";
+    assert_eq!(lines.first().map(String::as_str), Some(headline));
+    assert_eq!(lines.last().map(String::as_str), Some(headline));
+}
+
+#[test]
+fn text_report_clause_rows_are_in_numeric_order() {
+    let results: Vec<_> = ["SC-I10", "SC-10.1", "SC-I2", "SC-2.10", "SC-2.1", "GEO-3.1"]
+        .iter()
+        .map(|c| result("variant:race", &[c], false))
+        .collect();
+    assert_eq!(
+        section(&text_report(&results, false), "by clause:"),
+        ["GEO-3.1", "SC-2.1", "SC-2.10", "SC-10.1", "SC-I2", "SC-I10"]
+    );
+}
+
+#[test]
+fn rows_where_every_case_passed_are_hidden_unless_verbose() {
+    // An unsupported case is something to say: the engine skipped it.
+    let mut unsupported = result("variant:other", &["RACE-3"], true);
+    unsupported.outcome = Outcome::Unsupported("not offered".into());
+    let results = [
+        result("board:flat-8x8", &["GEO-1.1"], true),
+        result("board:flat-8x8", &["GEO-1.2"], true),
+        result("variant:race", &["GEO-1.2", "RACE-1"], false),
+        result("board:klein-9x18", &["RACE-2"], true),
+        unsupported,
+    ];
+    let quiet = text_report(&results, false);
+    // Only the rows with a failure or an unsupported case are left, and
+    // one line per section counts the rest.
+    assert_eq!(
+        section(&quiet, "by board or variant:"),
+        ["variant:other", "variant:race", "(2"]
+    );
+    assert_eq!(
+        section(&quiet, "by clause:"),
+        ["GEO-1.2", "RACE-1", "RACE-3", "(2"]
+    );
+    assert!(quiet.contains(
+        &"  (2 rows where every case passed are hidden; --verbose shows them)".to_string()
+    ));
+    let verbose = text_report(&results, true);
+    assert_eq!(
+        section(&verbose, "by board or variant:"),
+        [
+            "board:flat-8x8",
+            "board:klein-9x18",
+            "variant:other",
+            "variant:race"
+        ]
+    );
+    assert_eq!(
+        section(&verbose, "by clause:"),
+        ["GEO-1.1", "GEO-1.2", "RACE-1", "RACE-2", "RACE-3"]
+    );
+    assert!(!verbose.iter().any(|l| l.contains("hidden")));
+    // One hidden row is counted in the singular.
+    let one = text_report(&results[1..3], false);
+    assert!(one.contains(
+        &"  (1 row where every case passed is hidden; --verbose shows them)".to_string()
+    ));
+}
+
+#[test]
+fn the_board_files_row_says_what_it_groups() {
+    let results = [
+        result(runner::BOARD_FILES, &["GEO-1.5"], false),
+        result("board:flat-8x8", &["GEO-1.1"], false),
+    ];
+    let lines = text_report(&results, false);
+    let row = |group: &str| {
+        lines
+            .iter()
+            .find(|l| l.trim_start().starts_with(group))
+            .unwrap_or_else(|| panic!("no {group} row: {lines:?}"))
+            .clone()
+    };
+    assert!(
+        row("board-files ").ends_with(
+            "errors  (board-file checks: is a board file accepted, or which entry is rejected)"
+        ),
+        "{lines:?}"
+    );
+    // Named boards need no explanation.
+    assert!(row("board:flat-8x8").ends_with("errors"), "{lines:?}");
+}

@@ -794,13 +794,17 @@ pub fn select<'c>(
     (out, not_applicable)
 }
 
+/// The group reports put board-file checks in: each of those cases carries
+/// its own board file, so there is no board to name.
+pub const BOARD_FILES: &str = "board-files";
+
 /// One case's result with what reports group by.
 #[derive(Clone, Debug)]
 pub struct CaseResult {
     pub id: String,
     pub file: String,
     pub title: String,
-    /// `board:NAME` or `variant:NAME`.
+    /// `board:NAME`, `variant:NAME`, or [`BOARD_FILES`].
     pub subject: String,
     pub check: &'static str,
     pub clauses: Vec<String>,
@@ -820,7 +824,7 @@ pub fn run(
         let outcome = check_case(engine, case, normalizers);
         let subject = match case.check.subject() {
             Subject::Board(b) => format!("board:{b}"),
-            Subject::BoardFile => "board-files".to_string(),
+            Subject::BoardFile => BOARD_FILES.to_string(),
             Subject::Variant(v) => format!("variant:{v}"),
         };
         let r = CaseResult {
