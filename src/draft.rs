@@ -506,7 +506,7 @@ fn check_expect(case: &Case) -> serde_json::Value {
 fn subject_label(case: &Case) -> String {
     match case.check.subject() {
         Subject::Board(b) => format!("board:{b}"),
-        Subject::BoardFile => "board-files".into(),
+        Subject::BoardFile => crate::conformance::runner::BOARD_FILES.into(),
         Subject::Variant(v) => format!("variant:{v}"),
     }
 }

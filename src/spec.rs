@@ -5,6 +5,7 @@
 //! designer can load an edited copy instead with [`Library::from_dir`]; that
 //! is the only place in the crate that reads spec files from disk.
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -215,6 +216,35 @@ pub fn is_clause_id(s: &str) -> bool {
         }
     };
     prefix_ok && rest_ok
+}
+
+/// The order clauses are listed in (`seams spec coverage`, and the clause
+/// rows of `seams conform`): by prefix, then numbered clauses before
+/// interpretations, numbers compared as numbers, so `SC-2.1` < `SC-10.1` <
+/// `SC-I2` < `SC-I10`. Text that is not a clause number (see
+/// [`is_clause_id`]) comes after every clause number, as text.
+pub fn clause_order(a: &str, b: &str) -> Ordering {
+    clause_key(a).cmp(&clause_key(b))
+}
+
+/// The sort key behind [`clause_order`]: (not a clause, prefix,
+/// interpretation, numbers, text). The text last keeps the order total,
+/// e.g. `SC-01` next to `SC-1`.
+fn clause_key(s: &str) -> (bool, &str, bool, Vec<u64>, &str) {
+    let parsed = s.split_once('-').filter(|_| is_clause_id(s));
+    let Some((prefix, rest)) = parsed else {
+        return (true, "", false, Vec::new(), s);
+    };
+    let (interpretation, numbers) = match rest.strip_prefix('I') {
+        Some(n) => (true, n),
+        None => (false, rest),
+    };
+    // Digits only (checked above); a number too long for u64 sorts last.
+    let numbers = numbers
+        .split('.')
+        .map(|n| n.parse().unwrap_or(u64::MAX))
+        .collect();
+    (false, prefix, interpretation, numbers, s)
 }
 
 /// Reads clause definitions from a rules text: every line whose first bold

@@ -1,56 +1,12 @@
 //! The HTML conformance report: a failing case from a mutant engine is
-//! drawn with its wrong destinations marked, every embedded picture is
-//! valid SVG, and the page renders to a non-blank screenshot in headless
-//! Chromium (skipped, loudly, where no Chromium is installed; `.ci/run`
-//! installs it).
+//! drawn with its wrong destinations marked and every embedded picture is
+//! valid SVG. (That the page renders in a browser is checked by
+//! `tests/html_chromium.rs`.)
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
+use common::html::{html_report, mutant_report, scratch};
 use common::{check_input_error, seams};
-
-/// A scratch folder for one test, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
-
-/// Runs `seams conform --format html --out DIR/report.html` for the cases
-/// matching `case`, against `engine` (the reference when `None`), checks
-/// the exit code, and returns the report's path and text.
-fn html_report(dir: &Path, engine: Option<&str>, case: &str, code: i32) -> (PathBuf, String) {
-    let out = dir.join("report.html");
-    let mut args = vec!["conform", "--case", case, "--format", "html"];
-    if let Some(e) = engine {
-        args.extend(["--engine", e]);
-    }
-    args.extend(["--out", out.to_str().expect("utf-8 path")]);
-    let r = seams(&args);
-    assert_eq!(r.code, code, "exit code; stderr: {}", r.stderr);
-    assert!(
-        r.stdout.is_empty(),
-        "the report went to --out: {}",
-        r.stdout
-    );
-    let html = std::fs::read_to_string(&out).expect("the report was written");
-    (out, html)
-}
-
-/// Runs the cone-diagonals mutant on one legal-actions case (it wrongly
-/// lets a genus-two silver step along the forbidden diagonal `I:a4-I:i5`)
-/// and returns the HTML report.
-fn mutant_report(dir: &Path) -> (PathBuf, String) {
-    html_report(
-        dir,
-        Some("seams engine --mutant cone-diagonals"),
-        "shogi/genus2/cone-diagonal-forbidden*",
-        1,
-    )
-}
 
 /// The `<svg …>…</svg>` elements of a page.
 fn svgs(html: &str) -> Vec<&str> {
@@ -136,75 +92,6 @@ fn a_report_path_that_cannot_be_written_is_refused_before_the_run() {
     assert!(
         std::fs::read_dir(&dir).expect("readable").next().is_none(),
         "nothing was written"
-    );
-}
-
-/// Where Debian's Chromium lives; `SEAMS_CHROMIUM` overrides.
-fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("SEAMS_CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.is_file())
-}
-
-#[test]
-fn the_report_renders_in_headless_chromium() {
-    let Some(browser) = chromium() else {
-        eprintln!("############################################################");
-        eprintln!("# SKIPPED: no Chromium at /usr/bin/chromium (set");
-        eprintln!("# SEAMS_CHROMIUM); the HTML report was not rendered in a");
-        eprintln!("# browser. .ci/run installs Debian's chromium package.");
-        eprintln!("############################################################");
-        return;
-    };
-    let dir = scratch("html-chromium");
-    let (page, _) = mutant_report(&dir);
-    let shot = dir.join("shot.png");
-    let profile = dir.join("profile");
-    let status = Command::new(&browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--window-size=1200,1600",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("--screenshot={}", shot.display()))
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .expect("chromium starts");
-    assert!(
-        shot.is_file(),
-        "chromium wrote no screenshot; status {:?}, stderr: {}",
-        status.status,
-        String::from_utf8_lossy(&status.stderr)
-    );
-    let png = resvg::tiny_skia::Pixmap::load_png(&shot).expect("a PNG screenshot");
-    let pixels = png.pixels();
-    let background = pixels[0];
-    let differing = pixels.iter().filter(|p| **p != background).count();
-    assert!(
-        differing * 100 > pixels.len(),
-        "the screenshot is blank: only {differing} of {} pixels differ from the corner",
-        pixels.len()
-    );
-    // The red of the FAIL badge shows that the page's styles were applied.
-    let red = pixels
-        .iter()
-        .filter(|p| p.red() > 150 && p.green() < 80 && p.blue() < 80)
-        .count();
-    assert!(
-        red > 50,
-        "no red FAIL badge in the screenshot ({red} red pixels)"
     );
 }
 

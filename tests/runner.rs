@@ -7,9 +7,9 @@ use std::collections::HashSet;
 use std::io::Cursor;
 
 use seams::conformance::bisect::{self, Bisection};
-use seams::conformance::engine::{Embedded, Engine};
+use seams::conformance::engine::{AskError, Embedded, Engine};
 use seams::conformance::expectations::{self, Expectations, Verdict};
-use seams::conformance::protocol::{Command, Request};
+use seams::conformance::protocol::{Command, Hello, Request};
 use seams::conformance::reference::Reference;
 use seams::conformance::report::Report;
 use seams::conformance::runner::{self, OutcomeKind, Selection};
@@ -669,4 +669,238 @@ fn an_engine_error_reply_is_its_own_outcome() {
         }
         o => panic!("{o:?}"),
     }
+}
+
+/// An engine that gives one fixed answer to every geometry question: a
+/// stand-in for an outside engine with its own (wrong) geometry.
+struct FixedAnswer {
+    hello: Hello,
+    answer: serde_json::Value,
+}
+
+impl Engine for FixedAnswer {
+    fn hello(&self) -> &Hello {
+        &self.hello
+    }
+    fn ask(&mut self, _: &Command) -> Result<serde_json::Value, AskError> {
+        Ok(serde_json::json!({ "answer": self.answer }))
+    }
+}
+
+/// The outcome of a walk case on the flat board (a1, four steps north and
+/// four east, facing up) expecting `expect`, against an engine answering
+/// `actual`.
+fn walk_outcome(expect: serde_json::Value, actual: serde_json::Value) -> Outcome {
+    let case: seams::conformance::Case = serde_json::from_value(serde_json::json!({
+        "id": "walk", "title": "t", "clauses": ["GEO-1.1"],
+        "provenance": {"kind": "derived", "reasoning": "a test"},
+        "check": {"kind": "walk", "board": "flat-8x8", "from": "a1",
+                  "steps": ["N", "N", "N", "N", "E", "E", "E", "E"], "facing": "up",
+                  "expect": expect}
+    }))
+    .expect("a walk case");
+    let mut e = FixedAnswer {
+        hello: engine(&GOOD).hello().clone(),
+        answer: actual,
+    };
+    runner::check_case(&mut e, &case, &[])
+}
+
+/// The failure detail when the walk should end on e5 with the identity
+/// transport, facing up, and the engine answers `actual`.
+fn walk_detail(actual: serde_json::Value) -> String {
+    let expect = serde_json::json!({"cell": "e5", "transport": "identity", "facing": "up"});
+    match walk_outcome(expect, actual) {
+        Outcome::Fail { detail, .. } => detail,
+        o => panic!("expected a failure, got {o:?}"),
+    }
+}
+
+#[test]
+fn a_walk_on_the_right_cell_names_the_wrong_transport_or_facing() {
+    use serde_json::json;
+    assert_eq!(
+        walk_detail(json!({"cell": "e5", "transport": "flip-h", "facing": "up"})),
+        "the walk ends on the right cell e5 but with transport flip-h, expected identity"
+    );
+    assert_eq!(
+        walk_detail(json!({"cell": "e5", "transport": "identity", "facing": "down"})),
+        "the walk ends on the right cell e5 but with facing down, expected up"
+    );
+    assert_eq!(
+        walk_detail(json!({"cell": "e5", "transport": "half-turn", "facing": "down"})),
+        "the walk ends on the right cell e5 but with transport half-turn, expected identity, \
+         and facing down, expected up"
+    );
+    // An engine that forgets the facing it was given.
+    assert_eq!(
+        walk_detail(json!({"cell": "e5", "transport": "identity"})),
+        "the walk ends on the right cell e5 but with facing none, expected up"
+    );
+}
+
+#[test]
+fn a_walk_that_ends_elsewhere_or_nowhere_says_where() {
+    use serde_json::json;
+    assert_eq!(
+        walk_detail(json!({"cell": "e6", "transport": "identity", "facing": "up"})),
+        "the walk ends on e6, expected e5"
+    );
+    assert_eq!(
+        walk_detail(json!(null)),
+        "the walk has no end (the engine found a step that does not exist), \
+         expected it to end on e5"
+    );
+    match walk_outcome(
+        json!(null),
+        json!({"cell": "e5", "transport": "identity", "facing": "up"}),
+    ) {
+        Outcome::Fail { detail, .. } => assert_eq!(
+            detail,
+            "the walk ends on e5, expected no end (a step that does not exist)"
+        ),
+        o => panic!("{o:?}"),
+    }
+    // Agreeing answers pass, with or without an end.
+    let e5 = json!({"cell": "e5", "transport": "identity", "facing": "up"});
+    assert_eq!(walk_outcome(e5.clone(), e5), Outcome::Pass);
+    assert_eq!(walk_outcome(json!(null), json!(null)), Outcome::Pass);
+}
+
+/// A made-up result in group `subject` citing `clauses`, passing or failing.
+fn result(subject: &str, clauses: &[&str], pass: bool) -> runner::CaseResult {
+    runner::CaseResult {
+        id: format!("{subject}/{}#00000000", clauses.join("+")),
+        file: "made-up.json".into(),
+        title: "t".into(),
+        subject: subject.into(),
+        check: "walk",
+        clauses: clauses.iter().map(|c| c.to_string()).collect(),
+        provenance: "derived",
+        outcome: if pass {
+            Outcome::Pass
+        } else {
+            Outcome::Fail {
+                expected: "1".into(),
+                actual: "2".into(),
+                detail: "differs".into(),
+            }
+        },
+    }
+}
+
+/// The text report of `results`, as lines.
+fn text_report(results: &[runner::CaseResult], verbose: bool) -> Vec<String> {
+    let hello = engine(&GOOD).hello().clone();
+    let report = Report {
+        engine: &hello,
+        results,
+        verdicts: None,
+        not_applicable: 0,
+    };
+    report.text(verbose).lines().map(String::from).collect()
+}
+
+/// The first words of the rows of a text-report section (`by clause:`…).
+fn section(lines: &[String], title: &str) -> Vec<String> {
+    lines
+        .iter()
+        .skip_while(|l| *l != title)
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.split_whitespace().next().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn the_text_report_starts_and_ends_with_the_headline() {
+    let results = [result("board:flat-8x8", &["GEO-1.1"], false)];
+    let lines = text_report(&results, false);
+    let headline = "1 cases: 0 passed, 1 failed, 0 unsupported, 0 errors";
+    assert_eq!(lines.first().map(String::as_str), Some(headline));
+    assert_eq!(lines.last().map(String::as_str), Some(headline));
+}
+
+#[test]
+fn text_report_clause_rows_are_in_numeric_order() {
+    let results: Vec<_> = ["SC-I10", "SC-10.1", "SC-I2", "SC-2.10", "SC-2.1", "GEO-3.1"]
+        .iter()
+        .map(|c| result("variant:race", &[c], false))
+        .collect();
+    assert_eq!(
+        section(&text_report(&results, false), "by clause:"),
+        ["GEO-3.1", "SC-2.1", "SC-2.10", "SC-10.1", "SC-I2", "SC-I10"]
+    );
+}
+
+#[test]
+fn rows_where_every_case_passed_are_hidden_unless_verbose() {
+    // An unsupported case is something to say: the engine skipped it.
+    let mut unsupported = result("variant:other", &["RACE-3"], true);
+    unsupported.outcome = Outcome::Unsupported("not offered".into());
+    let results = [
+        result("board:flat-8x8", &["GEO-1.1"], true),
+        result("board:flat-8x8", &["GEO-1.2"], true),
+        result("variant:race", &["GEO-1.2", "RACE-1"], false),
+        result("board:klein-9x18", &["RACE-2"], true),
+        unsupported,
+    ];
+    let quiet = text_report(&results, false);
+    // Only the rows with a failure or an unsupported case are left, and
+    // one line per section counts the rest.
+    assert_eq!(
+        section(&quiet, "by board or variant:"),
+        ["variant:other", "variant:race", "(2"]
+    );
+    assert_eq!(
+        section(&quiet, "by clause:"),
+        ["GEO-1.2", "RACE-1", "RACE-3", "(2"]
+    );
+    assert!(quiet.contains(
+        &"  (2 rows where every case passed are hidden; --verbose shows them)".to_string()
+    ));
+    let verbose = text_report(&results, true);
+    assert_eq!(
+        section(&verbose, "by board or variant:"),
+        [
+            "board:flat-8x8",
+            "board:klein-9x18",
+            "variant:other",
+            "variant:race"
+        ]
+    );
+    assert_eq!(
+        section(&verbose, "by clause:"),
+        ["GEO-1.1", "GEO-1.2", "RACE-1", "RACE-2", "RACE-3"]
+    );
+    assert!(!verbose.iter().any(|l| l.contains("hidden")));
+    // One hidden row is counted in the singular.
+    let one = text_report(&results[1..3], false);
+    assert!(one.contains(
+        &"  (1 row where every case passed is hidden; --verbose shows them)".to_string()
+    ));
+}
+
+#[test]
+fn the_board_files_row_says_what_it_groups() {
+    let results = [
+        result(runner::BOARD_FILES, &["GEO-1.5"], false),
+        result("board:flat-8x8", &["GEO-1.1"], false),
+    ];
+    let lines = text_report(&results, false);
+    let row = |group: &str| {
+        lines
+            .iter()
+            .find(|l| l.trim_start().starts_with(group))
+            .unwrap_or_else(|| panic!("no {group} row: {lines:?}"))
+            .clone()
+    };
+    assert!(
+        row("board-files ").ends_with(
+            "errors  (board-file checks: is a board file accepted, or which entry is rejected)"
+        ),
+        "{lines:?}"
+    );
+    // Named boards need no explanation.
+    assert!(row("board:flat-8x8").ends_with("errors"), "{lines:?}");
 }

@@ -3,7 +3,7 @@
 
 use seams::conformance::Corpus;
 use seams::conformance::coverage::coverage;
-use seams::spec::{builtin_clauses, is_clause_id, parse_clauses};
+use seams::spec::{builtin_clauses, clause_order, is_clause_id, parse_clauses};
 
 #[test]
 fn every_citation_names_a_clause_and_every_clause_has_a_case() {
@@ -24,6 +24,53 @@ fn every_citation_names_a_clause_and_every_clause_has_a_case() {
         uncovered.is_empty(),
         "clauses without a case: {uncovered:?}"
     );
+}
+
+#[test]
+fn clauses_sort_by_prefix_then_number_with_interpretations_last() {
+    let mut ids = vec![
+        "SC-I10",
+        "SC-10.1",
+        "not-a-clause",
+        "GEO-2.1",
+        "SC-I2",
+        "SC-2.10",
+        "SC-2.1",
+        "SC-2.2",
+        "KY-1.1",
+    ];
+    ids.sort_by(|a, b| clause_order(a, b));
+    assert_eq!(
+        ids,
+        [
+            "GEO-2.1",
+            "KY-1.1",
+            "SC-2.1",
+            "SC-2.2",
+            "SC-2.10",
+            "SC-10.1",
+            "SC-I2",
+            "SC-I10",
+            "not-a-clause"
+        ]
+    );
+    // `seams spec coverage` lists its rows in that order.
+    let cov = coverage(
+        &builtin_clauses(),
+        &Corpus::builtin().expect("the corpus loads"),
+    );
+    assert!(
+        cov.rows
+            .is_sorted_by(|a, b| clause_order(&a.clause, &b.clause).is_le())
+    );
+    let tetra: Vec<&str> = cov
+        .rows
+        .iter()
+        .map(|r| r.clause.as_str())
+        .filter(|c| c.starts_with("TH-") || c.starts_with("TS-2."))
+        .take(3)
+        .collect();
+    assert_eq!(tetra, ["TH-2.1", "TH-2.2", "TH-2.3"]);
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::Corpus;
-use crate::spec::Clause;
+use crate::spec::{Clause, clause_order};
 
 /// One clause and the cases that cite it.
 #[derive(Clone, Debug, Serialize)]
@@ -40,7 +40,12 @@ impl Coverage {
     }
 }
 
+/// Which cases cite each clause, rows in [`clause_order`] (the order
+/// `seams conform` lists its clause rows in), and the citations of clauses
+/// no spec defines.
 pub fn coverage(clauses: &[Clause], corpus: &Corpus) -> Coverage {
+    let mut clauses: Vec<&Clause> = clauses.iter().collect();
+    clauses.sort_by(|a, b| clause_order(&a.id, &b.id));
     let mut rows: Vec<ClauseRow> = clauses
         .iter()
         .map(|c| ClauseRow {

@@ -357,7 +357,7 @@ impl Report<'_> {
             "<h2>By clause</h2>\n<details><summary>{} clauses</summary>",
             self.by_clause().len()
         );
-        table(&mut s, "clause", self.by_clause());
+        table(&mut s, "clause", self.by_clause_sorted());
         let _ = writeln!(s, "</details>\n</body>\n</html>");
         s
     }

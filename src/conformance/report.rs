@@ -13,7 +13,8 @@ use serde_json::{Value, json};
 
 use super::expectations::Verdict;
 use super::protocol::Hello;
-use super::runner::{CaseResult, Outcome, OutcomeKind};
+use super::runner::{BOARD_FILES, CaseResult, Outcome, OutcomeKind};
+use crate::spec::clause_order;
 
 /// Everything a report is made from.
 pub struct Report<'a> {
@@ -45,6 +46,11 @@ impl Tally {
     }
     fn total(&self) -> usize {
         self.pass + self.fail + self.unsupported + self.errors
+    }
+    /// Whether every case counted here passed: nothing failed, was
+    /// unsupported or erred.
+    pub fn all_passed(&self) -> bool {
+        self.fail == 0 && self.unsupported == 0 && self.errors == 0
     }
     fn json(&self) -> Value {
         json!({"pass": self.pass, "fail": self.fail, "unsupported": self.unsupported, "errors": self.errors})
@@ -82,7 +88,16 @@ impl Report<'_> {
         m
     }
 
-    /// Clauses cited by a case that failed (a wrong answer), most first.
+    /// Tallies per clause in [`clause_order`] (`SC-2.1` before `SC-10.1`),
+    /// the order `seams spec coverage` lists clauses in.
+    pub fn by_clause_sorted(&self) -> Vec<(String, Tally)> {
+        let mut v: Vec<(String, Tally)> = self.by_clause().into_iter().collect();
+        v.sort_by(|a, b| clause_order(&a.0, &b.0));
+        v
+    }
+
+    /// Clauses cited by a case that failed (a wrong answer), most first,
+    /// then in [`clause_order`].
     pub fn broken_clauses(&self) -> Vec<(String, usize)> {
         let mut v: Vec<(String, usize)> = self
             .by_clause()
@@ -90,7 +105,7 @@ impl Report<'_> {
             .filter(|(_, t)| t.fail > 0)
             .map(|(c, t)| (c, t.fail))
             .collect();
-        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| clause_order(&a.0, &b.0)));
         v
     }
 
@@ -157,69 +172,38 @@ impl Report<'_> {
         s
     }
 
-    /// The text report.
+    /// The text report: the headline, the problem cases (with `verbose`,
+    /// unsupported ones too), tallies by board or variant and by clause,
+    /// the broken clauses, and the headline again.
+    ///
+    /// A tally row is hidden unless `verbose` when every case in it passed
+    /// (no failure, no unsupported case, no error): such a row says nothing
+    /// the headline does not. A section with hidden rows ends with one line
+    /// saying how many and that `--verbose` shows them.
     pub fn text(&self, verbose: bool) -> String {
         let mut s = String::new();
+        self.text_summary(&mut s);
         let _ = writeln!(s, "engine {} {}", self.engine.name, self.engine.version);
-        for (i, r) in self.results.iter().enumerate() {
-            let kind = r.outcome.kind();
-            let verdict = self.verdict(i);
-            let show = kind.is_failure()
-                || verdict.is_some_and(|v| v.is_mismatch())
-                || (verbose && kind == OutcomeKind::Unsupported);
-            if !show {
-                continue;
-            }
-            let label = match kind {
-                OutcomeKind::Fail => "FAIL".to_string(),
-                OutcomeKind::Pass => "PASS".to_string(),
-                OutcomeKind::Unsupported => "UNSUPPORTED".to_string(),
-                k => format!("ERROR ({})", k.name()),
-            };
-            let mark = match verdict {
-                Some(v) if v.is_mismatch() => format!(" [{}]", v.name()),
-                Some(_) => " [expected]".into(),
-                None => String::new(),
-            };
-            let _ = writeln!(
-                s,
-                "{label}{mark} {} ({}) [{}]",
-                r.id,
-                r.file,
-                r.clauses.join(", ")
-            );
-            if kind != OutcomeKind::Pass {
-                for line in r.outcome.message().lines() {
-                    let _ = writeln!(s, "  {line}");
-                }
-            }
+        for i in 0..self.results.len() {
+            self.text_case(&mut s, i, verbose);
         }
         let _ = writeln!(s);
         let _ = writeln!(s, "by board or variant:");
-        let subjects = self.by_subject();
-        let width = subjects.keys().map(|k| k.len()).max().unwrap_or(0).max(8);
-        for (k, t) in &subjects {
-            let _ = writeln!(
-                s,
-                "  {k:<width$}  {:>4} pass {:>4} fail {:>4} unsupported {:>4} errors",
-                t.pass, t.fail, t.unsupported, t.errors
-            );
-        }
+        text_tallies(&mut s, self.by_subject(), verbose);
         let _ = writeln!(s, "by clause:");
-        let clauses = self.by_clause();
-        let width = clauses.keys().map(|k| k.len()).max().unwrap_or(0).max(8);
-        for (k, t) in &clauses {
-            let _ = writeln!(
-                s,
-                "  {k:<width$}  {:>4} pass {:>4} fail {:>4} unsupported {:>4} errors",
-                t.pass, t.fail, t.unsupported, t.errors
-            );
-        }
+        text_tallies(&mut s, self.by_clause_sorted(), verbose);
         let broken = self.broken_clauses();
         if !broken.is_empty() {
             let list: Vec<String> = broken.iter().map(|(c, n)| format!("{c} ({n})")).collect();
             let _ = writeln!(s, "clauses broken: {}", list.join(", "));
         }
+        self.text_summary(&mut s);
+        s
+    }
+
+    /// The headline and, with an expectations file, how many results
+    /// differ from it: the first and the last lines of the text report.
+    fn text_summary(&self, s: &mut String) {
         let _ = writeln!(s, "{}", self.headline());
         if self.verdicts.is_some() {
             let _ = writeln!(
@@ -228,7 +212,43 @@ impl Report<'_> {
                 self.mismatches()
             );
         }
-        s
+    }
+
+    /// Result `i` with its message, if it is a problem (or, with
+    /// `verbose`, unsupported).
+    fn text_case(&self, s: &mut String, i: usize, verbose: bool) {
+        let r = &self.results[i];
+        let kind = r.outcome.kind();
+        let verdict = self.verdict(i);
+        let show = kind.is_failure()
+            || verdict.is_some_and(|v| v.is_mismatch())
+            || (verbose && kind == OutcomeKind::Unsupported);
+        if !show {
+            return;
+        }
+        let label = match kind {
+            OutcomeKind::Fail => "FAIL".to_string(),
+            OutcomeKind::Pass => "PASS".to_string(),
+            OutcomeKind::Unsupported => "UNSUPPORTED".to_string(),
+            k => format!("ERROR ({})", k.name()),
+        };
+        let mark = match verdict {
+            Some(v) if v.is_mismatch() => format!(" [{}]", v.name()),
+            Some(_) => " [expected]".into(),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            s,
+            "{label}{mark} {} ({}) [{}]",
+            r.id,
+            r.file,
+            r.clauses.join(", ")
+        );
+        if kind != OutcomeKind::Pass {
+            for line in r.outcome.message().lines() {
+                let _ = writeln!(s, "  {line}");
+            }
+        }
     }
 
     /// The JSON report.
@@ -338,7 +358,7 @@ impl Report<'_> {
                 self.mismatches()
             );
         }
-        let table = |s: &mut String, title: &str, rows: BTreeMap<String, Tally>| {
+        let table = |s: &mut String, title: &str, rows: Vec<(String, Tally)>| {
             let _ = writeln!(s, "| {title} | pass | fail | unsupported | errors |");
             let _ = writeln!(s, "|---|---:|---:|---:|---:|");
             for (k, t) in rows {
@@ -350,8 +370,12 @@ impl Report<'_> {
             }
             let _ = writeln!(s);
         };
-        table(&mut s, "board / variant", self.by_subject());
-        table(&mut s, "clause", self.by_clause());
+        table(
+            &mut s,
+            "board / variant",
+            self.by_subject().into_iter().collect(),
+        );
+        table(&mut s, "clause", self.by_clause_sorted());
         let problems: Vec<(usize, &CaseResult)> = self
             .results
             .iter()
@@ -376,4 +400,46 @@ impl Report<'_> {
         }
         s
     }
+}
+
+/// Tally rows of one text-report section, each labelled by its group (see
+/// [`subject_note`]); rows where every case passed are hidden unless
+/// `verbose`, and one line then says how many.
+fn text_tallies(s: &mut String, rows: impl IntoIterator<Item = (String, Tally)>, verbose: bool) {
+    let rows: Vec<(String, Tally)> = rows.into_iter().collect();
+    let shown: Vec<&(String, Tally)> = rows
+        .iter()
+        .filter(|(_, t)| verbose || !t.all_passed())
+        .collect();
+    let width = shown.iter().map(|(k, _)| k.len()).max().unwrap_or(0).max(8);
+    for (k, t) in &shown {
+        let note = subject_note(k)
+            .map(|n| format!("  ({n})"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "  {k:<width$}  {:>4} pass {:>4} fail {:>4} unsupported {:>4} errors{note}",
+            t.pass, t.fail, t.unsupported, t.errors
+        );
+    }
+    let hidden = rows.len() - shown.len();
+    if hidden > 0 {
+        let (noun, verb) = if hidden == 1 {
+            ("row", "is")
+        } else {
+            ("rows", "are")
+        };
+        let _ = writeln!(
+            s,
+            "  ({hidden} {noun} where every case passed {verb} hidden; --verbose shows them)"
+        );
+    }
+}
+
+/// What a group name alone does not tell a reader: `board:NAME` and
+/// `variant:NAME` say what they are; the group of board-file checks does
+/// not name a board, since each of its cases carries its own board file.
+fn subject_note(group: &str) -> Option<&'static str> {
+    (group == BOARD_FILES)
+        .then_some("board-file checks: is a board file accepted, or which entry is rejected")
 }

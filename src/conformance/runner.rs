@@ -27,7 +27,8 @@ use super::protocol::{
 };
 use super::reference::check_question;
 use super::version::{Range, Version};
-use crate::variant::{At, Variant};
+use crate::movement::Facing;
+use crate::variant::{At, Record, Variant};
 
 /// How a request failed to produce an answer.
 #[derive(
@@ -271,200 +272,253 @@ pub fn check_case(engine: &mut dyn Engine, case: &Case, normalizers: &[&dyn Vari
     }
 }
 
+/// Asks the question a check stands for and judges the answer. Geometry
+/// checks (about a board or a board file) go through `geometry`; rules
+/// checks through the command of their kind.
 fn judge(
     engine: &mut dyn Engine,
     check: &Check,
     normalizers: &[&dyn Variant],
 ) -> Result<Outcome, Outcome> {
-    let geometry_board = match check.subject() {
-        Subject::Board(board) => Some(board),
-        Subject::BoardFile => Some(""),
-        Subject::Variant(_) => None,
-    };
-    if let Some(board) = geometry_board {
-        let reply = ask(
-            engine,
-            Command::Geometry {
-                board: board.to_string(),
-                question: check_question(check),
-            },
-        )?;
-        let answer = reply.get("answer").cloned().ok_or_else(|| Outcome::Error {
-            kind: ErrorKind::Malformed,
-            message: "the reply to 'geometry' has no 'answer'".into(),
-        })?;
-        return judge_geometry(check, answer);
+    match check.subject() {
+        Subject::Board(board) => judge_geometry(check, geometry_answer(engine, board, check)?),
+        // A board-file question carries its board as text: it names none.
+        Subject::BoardFile => judge_geometry(check, geometry_answer(engine, "", check)?),
+        Subject::Variant(_) => judge_rules(engine, check, normalizers),
     }
-    Ok(match check {
+}
+
+/// Sends `command` and reads its reply's fields as `T`.
+fn request<T: DeserializeOwned>(engine: &mut dyn Engine, command: Command) -> Result<T, Outcome> {
+    let name = command.name();
+    fields(ask(engine, command)?, name)
+}
+
+// Rules checks: one command about a variant (two for keys).
+
+fn judge_rules(
+    engine: &mut dyn Engine,
+    check: &Check,
+    normalizers: &[&dyn Variant],
+) -> Result<Outcome, Outcome> {
+    match check {
         Check::LegalActions {
             variant,
             at,
             expect,
-            ..
-        } => {
-            let r: ActionsReply = fields(
-                ask(
-                    engine,
-                    Command::LegalActions {
-                        variant: variant.clone(),
-                        at: at.clone(),
-                    },
-                )?,
-                "legal_actions",
-            )?;
-            compare_sets(expect, &r.actions, "legal actions")
-        }
+        } => judge_legal_actions(engine, variant, at, expect),
         Check::Action {
             variant,
             at,
             action,
             expect,
-        } => {
-            let r: CheckActionReply = fields(
-                ask(
-                    engine,
-                    Command::CheckAction {
-                        variant: variant.clone(),
-                        at: at.clone(),
-                        action: action.clone(),
-                    },
-                )?,
-                "check_action",
-            )?;
-            let actual = ActionExpect {
-                legal: r.legal,
-                reason: if r.legal { None } else { r.reason },
-            };
-            compare(expect, &actual, format!("action '{action}'"))
-        }
+        } => judge_action(engine, variant, at, action, expect),
         Check::Perft {
             variant,
             at,
             depth,
             expect,
             divide,
-        } => {
-            let r: PerftReply = fields(
-                ask(
-                    engine,
-                    Command::Perft {
-                        variant: variant.clone(),
-                        at: at.clone(),
-                        depth: *depth,
-                        divide: divide.is_some(),
-                    },
-                )?,
-                "perft",
-            )?;
-            match (divide, r.divide) {
-                (None, _) => compare(expect, &r.nodes, format!("perft({depth})")),
-                (Some(_), None) => Outcome::Error {
-                    kind: ErrorKind::Malformed,
-                    message: "asked for divide, the perft reply has no 'divide'".into(),
-                },
-                (Some(want), Some(got)) => {
-                    if r.nodes != *expect {
-                        compare(expect, &r.nodes, format!("perft({depth})"))
-                    } else {
-                        compare_divide(want, &got, *depth)
-                    }
-                }
-            }
-        }
+        } => judge_perft(engine, variant, at, *depth, *expect, divide.as_ref()),
         Check::Play {
             variant,
             at,
             expect,
         } => {
-            let r: StatusReply = fields(
-                ask(
-                    engine,
-                    Command::Status {
-                        variant: variant.clone(),
-                        at: at.clone(),
-                    },
-                )?,
-                "status",
-            )?;
             let norm = normalizers.iter().find(|v| v.name() == variant).copied();
-            let normal = |text: &str| -> String {
-                norm.and_then(|v| {
-                    v.reached(&At {
-                        position: Some(text),
-                        moves: &[],
-                    })
-                    .ok()
-                    .map(|p| p.0)
-                })
-                .unwrap_or_else(|| text.trim().to_string())
-            };
-            let want = PlayExpect {
-                position: expect.position.as_deref().map(normal),
-                in_check: expect.in_check,
-                result: expect.result,
-            };
-            let actual = PlayExpect {
-                position: expect.position.as_ref().map(|_| normal(&r.position)),
-                in_check: expect.in_check.map(|_| r.in_check),
-                result: r.result,
-            };
-            compare(&want, &actual, "state after the moves".into())
+            judge_play(engine, variant, at, expect, norm)
         }
         Check::Keys {
             variant,
             a,
             b,
             expect,
-        } => {
-            let key = |engine: &mut dyn Engine, p: &Place| -> Result<String, Outcome> {
-                let r: KeyReply = fields(
-                    ask(
-                        engine,
-                        Command::Key {
-                            variant: variant.clone(),
-                            at: p.clone(),
-                        },
-                    )?,
-                    "key",
-                )?;
-                Ok(r.key)
-            };
-            let ka = key(engine, a)?;
-            let kb = key(engine, b)?;
-            let actual = if ka == kb {
-                KeyRelation::Equal
-            } else {
-                KeyRelation::Different
-            };
-            compare(expect, &actual, format!("keys: a = {ka}, b = {kb}"))
-        }
-        Check::Record { record, expect, .. } => {
-            let r: RecordReply = fields(
-                ask(
-                    engine,
-                    Command::VerifyRecord {
-                        record: record.clone(),
-                    },
-                )?,
-                "verify_record",
-            )?;
-            let actual = match r {
-                RecordReply::Accepted { result, .. } => RecordExpect::Accepted { result },
-                RecordReply::Rejected {
-                    ply,
-                    reason,
-                    illegal,
-                    ..
-                } => RecordExpect::Rejected {
-                    ply,
-                    reason,
-                    illegal,
-                },
-            };
-            compare(expect, &actual, "record verdict".into())
-        }
-        _ => unreachable!("geometry checks are judged above"),
+        } => judge_keys(engine, variant, a, b, expect),
+        Check::Record { record, expect, .. } => judge_record(engine, record, expect),
+        _ => unreachable!("geometry checks are judged by judge_geometry"),
+    }
+}
+
+fn judge_legal_actions(
+    engine: &mut dyn Engine,
+    variant: &str,
+    at: &Place,
+    expect: &[String],
+) -> Result<Outcome, Outcome> {
+    let r: ActionsReply = request(
+        engine,
+        Command::LegalActions {
+            variant: variant.to_string(),
+            at: at.clone(),
+        },
+    )?;
+    Ok(compare_sets(expect, &r.actions, "legal actions"))
+}
+
+/// Judges one action's verdict; the reason counts only for an illegal one.
+fn judge_action(
+    engine: &mut dyn Engine,
+    variant: &str,
+    at: &Place,
+    action: &str,
+    expect: &ActionExpect,
+) -> Result<Outcome, Outcome> {
+    let r: CheckActionReply = request(
+        engine,
+        Command::CheckAction {
+            variant: variant.to_string(),
+            at: at.clone(),
+            action: action.to_string(),
+        },
+    )?;
+    let actual = ActionExpect {
+        legal: r.legal,
+        reason: if r.legal { None } else { r.reason },
+    };
+    Ok(compare(expect, &actual, format!("action '{action}'")))
+}
+
+/// Judges a perft count and, when the case lists one, its divide. A wrong
+/// total is reported as such; the divide then only says where it differs.
+fn judge_perft(
+    engine: &mut dyn Engine,
+    variant: &str,
+    at: &Place,
+    depth: u32,
+    expect: u64,
+    divide: Option<&BTreeMap<String, u64>>,
+) -> Result<Outcome, Outcome> {
+    let r: PerftReply = request(
+        engine,
+        Command::Perft {
+            variant: variant.to_string(),
+            at: at.clone(),
+            depth,
+            divide: divide.is_some(),
+        },
+    )?;
+    let total = || compare(&expect, &r.nodes, format!("perft({depth})"));
+    let Some(want) = divide else {
+        return Ok(total());
+    };
+    let Some(got) = &r.divide else {
+        return Err(Outcome::Error {
+            kind: ErrorKind::Malformed,
+            message: "asked for divide, the perft reply has no 'divide'".into(),
+        });
+    };
+    Ok(if r.nodes != expect {
+        total()
+    } else {
+        compare_divide(want, got, depth)
     })
+}
+
+/// Judges the state after a case's moves: only the fields the case gives
+/// are compared, and position texts by meaning when `norm` (the reference
+/// variant of that name) can read them.
+fn judge_play(
+    engine: &mut dyn Engine,
+    variant: &str,
+    at: &Place,
+    expect: &PlayExpect,
+    norm: Option<&dyn Variant>,
+) -> Result<Outcome, Outcome> {
+    let r: StatusReply = request(
+        engine,
+        Command::Status {
+            variant: variant.to_string(),
+            at: at.clone(),
+        },
+    )?;
+    let normal = |text: &str| normal_position(norm, text);
+    let want = PlayExpect {
+        position: expect.position.as_deref().map(normal),
+        in_check: expect.in_check,
+        result: expect.result,
+    };
+    let actual = PlayExpect {
+        position: expect.position.as_ref().map(|_| normal(&r.position)),
+        in_check: expect.in_check.map(|_| r.in_check),
+        result: r.result,
+    };
+    Ok(compare(&want, &actual, "state after the moves".into()))
+}
+
+/// A position text as `norm` writes it; trimmed as written when there is
+/// no `norm` or it cannot read the text (the comparison then says so).
+fn normal_position(norm: Option<&dyn Variant>, text: &str) -> String {
+    norm.and_then(|v| {
+        v.reached(&At {
+            position: Some(text),
+            moves: &[],
+        })
+        .ok()
+        .map(|p| p.0)
+    })
+    .unwrap_or_else(|| text.trim().to_string())
+}
+
+/// Judges whether two places get equal repetition keys.
+fn judge_keys(
+    engine: &mut dyn Engine,
+    variant: &str,
+    a: &Place,
+    b: &Place,
+    expect: &KeyRelation,
+) -> Result<Outcome, Outcome> {
+    let ka = key(engine, variant, a)?;
+    let kb = key(engine, variant, b)?;
+    let actual = if ka == kb {
+        KeyRelation::Equal
+    } else {
+        KeyRelation::Different
+    };
+    Ok(compare(
+        expect,
+        &actual,
+        format!("keys: a = {ka}, b = {kb}"),
+    ))
+}
+
+fn key(engine: &mut dyn Engine, variant: &str, at: &Place) -> Result<String, Outcome> {
+    let r: KeyReply = request(
+        engine,
+        Command::Key {
+            variant: variant.to_string(),
+            at: at.clone(),
+        },
+    )?;
+    Ok(r.key)
+}
+
+/// Judges a record's verdict: the result when accepted; ply, reason and
+/// illegal-action code when rejected (the engine's message is not compared).
+fn judge_record(
+    engine: &mut dyn Engine,
+    record: &Record,
+    expect: &RecordExpect,
+) -> Result<Outcome, Outcome> {
+    let r: RecordReply = request(
+        engine,
+        Command::VerifyRecord {
+            record: record.clone(),
+        },
+    )?;
+    let actual = match r {
+        RecordReply::Accepted { result, .. } => RecordExpect::Accepted { result },
+        RecordReply::Rejected {
+            ply,
+            reason,
+            illegal,
+            ..
+        } => RecordExpect::Rejected {
+            ply,
+            reason,
+            illegal,
+        },
+    };
+    Ok(compare(expect, &actual, "record verdict".into()))
 }
 
 /// Compares per-action perft counts: missing and extra actions first, then
@@ -503,6 +557,23 @@ fn compare_divide(
     }
 }
 
+// Geometry checks: one `geometry` question about a board or a board file.
+
+/// The `answer` of the engine's reply to a check's geometry question.
+fn geometry_answer(engine: &mut dyn Engine, board: &str, check: &Check) -> Result<Value, Outcome> {
+    let reply = ask(
+        engine,
+        Command::Geometry {
+            board: board.to_string(),
+            question: check_question(check),
+        },
+    )?;
+    reply.get("answer").cloned().ok_or_else(|| Outcome::Error {
+        kind: ErrorKind::Malformed,
+        message: "the reply to 'geometry' has no 'answer'".into(),
+    })
+}
+
 fn answer_as<T: DeserializeOwned>(answer: Value) -> Result<T, Outcome> {
     serde_json::from_value(answer).map_err(|e| Outcome::Error {
         kind: ErrorKind::Malformed,
@@ -516,10 +587,7 @@ fn judge_geometry(check: &Check, answer: Value) -> Result<Outcome, Outcome> {
             let full: InvariantsExpect = answer_as(answer)?;
             compare(expect, &restrict(expect, &full), "invariants differ".into())
         }
-        Check::Walk { expect, .. } => {
-            let actual: Option<Arrival> = answer_as(answer)?;
-            compare(expect, &actual, "the walk ends elsewhere".into())
-        }
+        Check::Walk { expect, .. } => judge_walk(expect, &answer_as(answer)?),
         Check::Reach { expect, .. } => {
             let actual: Vec<Arrival> = answer_as(answer)?;
             compare_sets(expect, &actual, "reached cells")
@@ -542,11 +610,11 @@ fn judge_geometry(check: &Check, answer: Value) -> Result<Outcome, Outcome> {
         }
         Check::SolidFacts { expect, .. } => {
             let full: serde_json::Map<String, Value> = answer_as(answer)?;
-            let actual: serde_json::Map<String, Value> = expect
-                .keys()
-                .filter_map(|k| full.get(k).map(|v| (k.clone(), v.clone())))
-                .collect();
-            compare(expect, &actual, "solid facts differ".into())
+            compare(
+                expect,
+                &restrict_facts(expect, &full),
+                "solid facts differ".into(),
+            )
         }
         Check::BoardFile { expect, .. } => {
             let actual: BoardFileExpect = answer_as(answer)?;
@@ -554,6 +622,66 @@ fn judge_geometry(check: &Check, answer: Value) -> Result<Outcome, Outcome> {
         }
         _ => unreachable!("only geometry checks reach judge_geometry"),
     })
+}
+
+/// Judges where a walk ends, naming what differs: no end where one was
+/// expected (or the reverse), another cell, or the right cell reached with
+/// another transport or facing.
+fn judge_walk(expect: &Option<Arrival>, actual: &Option<Arrival>) -> Outcome {
+    let detail = match (expect, actual) {
+        (None, None) => return Outcome::Pass,
+        (Some(e), Some(a)) if e == a => return Outcome::Pass,
+        (Some(e), None) => format!(
+            "the walk has no end (the engine found a step that does not exist), expected it to end on {}",
+            e.cell
+        ),
+        (None, Some(a)) => format!(
+            "the walk ends on {}, expected no end (a step that does not exist)",
+            a.cell
+        ),
+        (Some(e), Some(a)) if e.cell != a.cell => {
+            format!("the walk ends on {}, expected {}", a.cell, e.cell)
+        }
+        (Some(e), Some(a)) => format!(
+            "the walk ends on the right cell {} but with {}",
+            e.cell,
+            arrival_differences(e, a).join(", and ")
+        ),
+    };
+    compare(expect, actual, detail)
+}
+
+/// How `actual` differs from `expect` at the same cell: "transport flip-h,
+/// expected identity" and "facing down, expected up", as they apply.
+fn arrival_differences(expect: &Arrival, actual: &Arrival) -> Vec<String> {
+    let mut out = Vec::new();
+    if expect.transport != actual.transport {
+        out.push(format!(
+            "transport {}, expected {}",
+            actual.transport, expect.transport
+        ));
+    }
+    if expect.facing != actual.facing {
+        // A facing is absent when the question gave none.
+        let name = |f: Option<Facing>| f.map_or("none", Facing::name);
+        out.push(format!(
+            "facing {}, expected {}",
+            name(actual.facing),
+            name(expect.facing)
+        ));
+    }
+    out
+}
+
+/// Copies from `full` exactly the facts named in `wanted`.
+fn restrict_facts(
+    wanted: &serde_json::Map<String, Value>,
+    full: &serde_json::Map<String, Value>,
+) -> serde_json::Map<String, Value> {
+    wanted
+        .keys()
+        .filter_map(|k| full.get(k).map(|v| (k.clone(), v.clone())))
+        .collect()
 }
 
 /// Copies from `full` exactly the fields that are present in `wanted`.
@@ -666,13 +794,17 @@ pub fn select<'c>(
     (out, not_applicable)
 }
 
+/// The group reports put board-file checks in: each of those cases carries
+/// its own board file, so there is no board to name.
+pub const BOARD_FILES: &str = "board-files";
+
 /// One case's result with what reports group by.
 #[derive(Clone, Debug)]
 pub struct CaseResult {
     pub id: String,
     pub file: String,
     pub title: String,
-    /// `board:NAME` or `variant:NAME`.
+    /// `board:NAME`, `variant:NAME`, or [`BOARD_FILES`].
     pub subject: String,
     pub check: &'static str,
     pub clauses: Vec<String>,
@@ -692,7 +824,7 @@ pub fn run(
         let outcome = check_case(engine, case, normalizers);
         let subject = match case.check.subject() {
             Subject::Board(b) => format!("board:{b}"),
-            Subject::BoardFile => "board-files".to_string(),
+            Subject::BoardFile => BOARD_FILES.to_string(),
             Subject::Variant(v) => format!("variant:{v}"),
         };
         let r = CaseResult {
