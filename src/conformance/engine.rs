@@ -608,6 +608,20 @@ impl Process {
         }
     }
 
+    /// The engine's exit status if it exits within a moment.
+    fn exit_status_soon(r: &mut Running) -> Option<String> {
+        let deadline = std::time::Instant::now() + Duration::from_millis(200);
+        loop {
+            if let Ok(Some(status)) = r.child.try_wait() {
+                return Some(status.to_string());
+            }
+            if std::time::Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// One request and its reply; any failure other than `unsupported` or
     /// the engine's own error leaves the engine stopped.
     fn exchange(
@@ -651,7 +665,15 @@ impl Process {
                     self.limits.max_reply_bytes
                 ),
             )),
-            Waited::Line(Line::Closed) => return Err(self.crashed(name, "closed its stdout")),
+            Waited::Line(Line::Closed) => {
+                // Most often the engine has exited and its stdout closed
+                // with it; say which, so the report names the exit status.
+                let what = match Process::exit_status_soon(r) {
+                    Some(status) => format!("exited ({status})"),
+                    None => "closed its stdout".to_string(),
+                };
+                return Err(self.crashed(name, &what));
+            }
             Waited::Exited(status) => {
                 return Err(self.crashed(name, &format!("exited ({status})")));
             }
