@@ -42,7 +42,11 @@ fn play<R: Rules>(rules: &R, seed: u64, cap: usize) -> (Vec<String>, Option<EndR
     let reason = game.result().map(|r| r.reason);
     if reason.is_none() {
         // Close an unfinished game with a recorded decision.
-        let last = if seed % 2 == 0 { "resign" } else { "draw" };
+        let last = if seed.is_multiple_of(2) {
+            "resign"
+        } else {
+            "draw"
+        };
         game.play_text(last)
             .expect("a game in progress accepts a decision");
         texts.push(last.to_string());
@@ -146,18 +150,20 @@ fn sample<R: Rules>(rules: &R, wanted: &[EndReason], cap: usize, seeds: u64, out
         (EndReason::Agreement, "draw"),
     ] {
         let name = reason_name(reason);
-        if wanted.contains(&reason) && !found.contains_key(&name) {
-            if let Some(mut moves) = opening(rules, 7, 20) {
-                moves.push(decision.to_string());
-                found.insert(name, moves);
-            }
+        if wanted.contains(&reason)
+            && !found.contains_key(&name)
+            && let Some(mut moves) = opening(rules, 7, 20)
+        {
+            moves.push(decision.to_string());
+            found.insert(name, moves);
         }
     }
     // Random play rarely repeats a position often enough; shuffle instead.
-    if wanted.contains(&EndReason::Repetition) && !found.contains_key("repetition") {
-        if let Some(moves) = repetition_game(rules) {
-            found.insert("repetition".into(), moves);
-        }
+    if wanted.contains(&EndReason::Repetition)
+        && !found.contains_key("repetition")
+        && let Some(moves) = repetition_game(rules)
+    {
+        found.insert("repetition".into(), moves);
     }
     let v: &dyn seams::variant::Variant = rules;
     for (reason, actions) in found {

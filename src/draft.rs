@@ -623,10 +623,10 @@ pub fn accept(
     // depend on the version itself (records, keys) are caught too.
     let mut bumped_families: BTreeSet<&'static str> = BTreeSet::new();
     for c in &report.corpus.changes {
-        if let Some(v) = c.subject.strip_prefix("variant:") {
-            if let Some(f) = draft.family_of(v) {
-                bumped_families.insert(f);
-            }
+        if let Some(v) = c.subject.strip_prefix("variant:")
+            && let Some(f) = draft.family_of(v)
+        {
+            bumped_families.insert(f);
         }
     }
     let mut writes: Vec<(PathBuf, String)> = Vec::new();
@@ -958,10 +958,11 @@ pub fn write_into(draft_dir: &Path, into: &Path) -> Result<Released, DraftError>
             let mut names = BTreeSet::new();
             for entry in std::fs::read_dir(dir).map_err(|e| io(dir, e.to_string()))? {
                 let p = entry.map_err(|e| io(dir, e.to_string()))?.path();
-                if p.is_file() && p.extension().is_some_and(|e| e == "toml" || e == "md") {
-                    if let Some(n) = p.file_name() {
-                        names.insert(n.to_string_lossy().into_owned());
-                    }
+                if p.is_file()
+                    && p.extension().is_some_and(|e| e == "toml" || e == "md")
+                    && let Some(n) = p.file_name()
+                {
+                    names.insert(n.to_string_lossy().into_owned());
                 }
             }
             Ok(names)

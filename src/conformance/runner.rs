@@ -235,10 +235,10 @@ pub fn unsupported_reason(hello: &Hello, case: &Case) -> Option<String> {
             }
         }
         Subject::Board(b) => {
-            if let Some(boards) = &hello.boards {
-                if !boards.iter().any(|x| x == b) {
-                    return Some(format!("the engine does not list the board '{b}'"));
-                }
+            if let Some(boards) = &hello.boards
+                && !boards.iter().any(|x| x == b)
+            {
+                return Some(format!("the engine does not list the board '{b}'"));
             }
         }
         Subject::BoardFile => {}
@@ -770,10 +770,10 @@ pub fn select<'c>(
         if sel.tier == Some(Tier::Quick) && case.tier() != Tier::Quick {
             continue;
         }
-        if let Some(v) = &sel.variant {
-            if case.check.subject() != Subject::Variant(v) {
-                continue;
-            }
+        if let Some(v) = &sel.variant
+            && case.check.subject() != Subject::Variant(v)
+        {
+            continue;
         }
         if let Some(range) = case.rules.as_deref().and_then(|r| Range::parse(r).ok()) {
             let version = sel.rules.clone().or_else(|| match case.check.subject() {

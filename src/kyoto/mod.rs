@@ -299,10 +299,10 @@ impl KyotoRules {
                 let piece = next.board[from.index()]
                     .take()
                     .expect("a legal move starts on the mover's piece");
-                if let Some(captured) = next.board[to.index()] {
-                    if let Some(token) = captured.face.token() {
-                        next.hands[me.index()][token.index()] += 1;
-                    }
+                if let Some(captured) = next.board[to.index()]
+                    && let Some(token) = captured.face.token()
+                {
+                    next.hands[me.index()][token.index()] += 1;
                 }
                 next.board[to.index()] = Some(Piece {
                     owner: me,

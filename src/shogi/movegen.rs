@@ -63,10 +63,10 @@ impl ShogiRules {
         let geo = &self.geo;
         let m = piece.movement();
         for rel in m.steps.iter() {
-            if let Some(s) = geo.step(from, piece.facing.absolute(rel)) {
-                if s.to != from {
-                    visit(s.to, s.transport);
-                }
+            if let Some(s) = geo.step(from, piece.facing.absolute(rel))
+                && s.to != from
+            {
+                visit(s.to, s.transport);
             }
         }
         if m.rays.0 != 0 {
@@ -94,10 +94,10 @@ impl ShogiRules {
         let me = pos.to_move;
         let board = &pos.board;
         for (i, slot) in board.iter().enumerate() {
-            if let Some(p) = *slot {
-                if p.owner == me {
-                    self.piece_pseudo(pos, CellId(i as u16), p, &mut out);
-                }
+            if let Some(p) = *slot
+                && p.owner == me
+            {
+                self.piece_pseudo(pos, CellId(i as u16), p, &mut out);
             }
         }
         let hand = &pos.hands[me.index()];
@@ -134,10 +134,10 @@ impl ShogiRules {
         let me = pos.to_move;
         let board = &pos.board;
         self.piece_targets(board, from, p, &mut |to, t| {
-            if let Some(q) = board[to.index()] {
-                if q.owner == me || q.kind == Kind::King {
-                    return;
-                }
+            if let Some(q) = board[to.index()]
+                && (q.owner == me || q.kind == Kind::King)
+            {
+                return;
             }
             let facing = if p.has_facing() {
                 p.facing.transported(t)
@@ -168,10 +168,10 @@ impl ShogiRules {
     /// The pseudo-legal board moves of the piece on `from`, sorted.
     pub fn pseudo_from(&self, pos: &Position, from: CellId) -> Vec<Action> {
         let mut out = vec![];
-        if let Some(p) = pos.piece_at(from) {
-            if p.owner == pos.to_move {
-                self.piece_pseudo(pos, from, p, &mut out);
-            }
+        if let Some(p) = pos.piece_at(from)
+            && p.owner == pos.to_move
+        {
+            self.piece_pseudo(pos, from, p, &mut out);
         }
         out.sort_unstable();
         out.dedup();
@@ -190,10 +190,12 @@ impl ShogiRules {
     pub fn pawn_files(&self, pos: &Position, p: Player) -> Vec<u16> {
         let mut files = vec![];
         for (i, slot) in pos.board.iter().enumerate() {
-            if let Some(q) = slot {
-                if q.owner == p && q.kind == Kind::Pawn && !q.promoted {
-                    files.push(self.file_of[i]);
-                }
+            if let Some(q) = slot
+                && q.owner == p
+                && q.kind == Kind::Pawn
+                && !q.promoted
+            {
+                files.push(self.file_of[i]);
             }
         }
         files
@@ -374,10 +376,10 @@ impl ShogiRules {
                 facing,
             } => {
                 if let Some(mut p) = next.board[from.index()].take() {
-                    if let Some(q) = next.board[to.index()] {
-                        if let Some(hi) = q.kind.hand_index() {
-                            next.hands[me.index()][hi] += 1;
-                        }
+                    if let Some(q) = next.board[to.index()]
+                        && let Some(hi) = q.kind.hand_index()
+                    {
+                        next.hands[me.index()][hi] += 1;
                     }
                     if promote {
                         p.promoted = true;

@@ -163,13 +163,13 @@ impl ShogiRules {
             kings,
         };
         let waiting = pos.to_move.other();
-        if let Some(k) = pos.kings[waiting.index()] {
-            if self.attacked(&pos.board, k, pos.to_move) {
-                return Err(err(
-                    "side",
-                    "the player who is not to move is in check, which no legal move leaves",
-                ));
-            }
+        if let Some(k) = pos.kings[waiting.index()]
+            && self.attacked(&pos.board, k, pos.to_move)
+        {
+            return Err(err(
+                "side",
+                "the player who is not to move is in check, which no legal move leaves",
+            ));
         }
         Ok(pos)
     }

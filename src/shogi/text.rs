@@ -209,20 +209,20 @@ impl ShogiRules {
                         Player::Second
                     };
                     let mut facing = self.drop_facing[owner.index()];
-                    if let Some(&m) = chars.get(i) {
-                        if let Some(f) = parse_mark(m) {
-                            if !super::pieces::has_facing(kind) {
-                                return Err(err(
-                                    field,
-                                    format!(
-                                        "a {} carries no facing, so it takes no '{m}' mark",
-                                        kind.name()
-                                    ),
-                                ));
-                            }
-                            facing = f;
-                            i += 1;
+                    if let Some(&m) = chars.get(i)
+                        && let Some(f) = parse_mark(m)
+                    {
+                        if !super::pieces::has_facing(kind) {
+                            return Err(err(
+                                field,
+                                format!(
+                                    "a {} carries no facing, so it takes no '{m}' mark",
+                                    kind.name()
+                                ),
+                            ));
                         }
+                        facing = f;
+                        i += 1;
                     }
                     if x >= b.width() as usize {
                         return Err(err(

@@ -277,12 +277,13 @@ impl Tables {
             }
         }
         for i in 0..8 {
-            if let Some(src) = self.leaps[target.index()][self.opp_leap[i]] {
-                if let Some(p) = pos.board[src.index()] {
-                    if p.owner == by && self.mask(&p).leap >> i & 1 == 1 && found(src) {
-                        return true;
-                    }
-                }
+            if let Some(src) = self.leaps[target.index()][self.opp_leap[i]]
+                && let Some(p) = pos.board[src.index()]
+                && p.owner == by
+                && self.mask(&p).leap >> i & 1 == 1
+                && found(src)
+            {
+                return true;
             }
         }
         false
@@ -321,12 +322,11 @@ impl Tables {
         }
         if m.leap != 0 {
             for i in 0..8 {
-                if m.leap >> i & 1 == 1 {
-                    if let Some(to) = self.leaps[from.index()][i] {
-                        if free(to) {
-                            out.push(to);
-                        }
-                    }
+                if m.leap >> i & 1 == 1
+                    && let Some(to) = self.leaps[from.index()][i]
+                    && free(to)
+                {
+                    out.push(to);
                 }
             }
         }
@@ -352,12 +352,11 @@ impl Tables {
         if touches_zone && !p.promoted && data.promotes_to[p.kind.index()].is_some() {
             out.push(Change::Promote);
         }
-        if touches_zone {
-            if let Some(other) = data.switches_with[p.kind.index()] {
-                if !self.is_immobile(p.owner, other, to) {
-                    out.push(Change::Switch);
-                }
-            }
+        if touches_zone
+            && let Some(other) = data.switches_with[p.kind.index()]
+            && !self.is_immobile(p.owner, other, to)
+        {
+            out.push(Change::Switch);
         }
     }
 }

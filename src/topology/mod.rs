@@ -68,7 +68,7 @@ impl Dir {
     }
 
     pub fn is_cardinal(self) -> bool {
-        (self as usize) % 2 == 0
+        (self as usize).is_multiple_of(2)
     }
 
     /// The displacement `(dx, dy)` with components in `{-1, 0, 1}`.
