@@ -474,8 +474,9 @@ pub fn run_corpus(lib: &Library, variants: &[&dyn Variant], corpus: &Corpus) -> 
                 expected,
                 actual,
                 detail,
+                ..
             } => (expected.clone(), actual.clone(), detail.clone()),
-            Outcome::Error { message, .. } => (
+            Outcome::Error { message, .. } | Outcome::NotRun(message) => (
                 serde_json::to_string(&check_expect(case)).unwrap_or_default(),
                 format!("error: {message}"),
                 message.clone(),

@@ -719,7 +719,11 @@ fn report_formats() {
     assert_eq!(v["summary"]["fail"], 1);
     assert_eq!(
         v["clauses_broken"],
-        serde_json::json!(["GEO-1.5", "GEO-4.1", "GEO-4.2"])
+        serde_json::json!([
+            {"clause": "GEO-1.5", "cases": 1},
+            {"clause": "GEO-4.1", "cases": 1},
+            {"clause": "GEO-4.2", "cases": 1}
+        ])
     );
     let failed: Vec<&serde_json::Value> = v["cases"]
         .as_array()
@@ -750,6 +754,61 @@ fn report_formats() {
         r.stdout
     );
     assert!(r.stdout.contains("| `GEO-3.1` |"), "{}", r.stdout);
+}
+
+#[test]
+fn reports_people_act_on() {
+    // JSON: a failing action set carries what is missing and extra as
+    // data, with counts; the clauses it breaks are counted.
+    let mutant = engine_cmd("--mutant cone-diagonals");
+    let r = seams(&[
+        "conform", "--engine", &mutant, "--case", "genus2", "--format", "json",
+    ]);
+    assert_eq!(r.code, 1);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON report");
+    let case = v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| {
+            c["id"]
+                .as_str()
+                .unwrap()
+                .starts_with("shogi/genus2/cone-diagonal-forbidden")
+        })
+        .expect("the cone case");
+    assert_eq!(case["missing"], serde_json::json!([]));
+    assert_eq!(case["extra"], serde_json::json!(["I:a4-I:i5"]));
+    assert_eq!(case["extra_count"], 1);
+    assert_eq!(case["missing_count"], 0);
+    let broken = v["clauses_broken"].as_array().unwrap();
+    assert!(
+        broken.iter().all(|b| b["cases"].as_u64().unwrap() >= 1),
+        "{broken:?}"
+    );
+    // Markdown: the problems come before the tallies.
+    let r = seams(&[
+        "conform", "--engine", &mutant, "--case", "genus2", "--format", "markdown",
+    ]);
+    let problems = r.stdout.find("### Problems").expect("a problems section");
+    let clauses = r.stdout.find("| clause |").expect("a clause table");
+    assert!(problems < clauses, "{}", r.stdout);
+    // The baseline names the engine as its hello does.
+    let dir = temp("baseline-name");
+    let file = dir.join("known.json");
+    let r = seams(&[
+        "conform",
+        "--engine",
+        &mutant,
+        "--case",
+        "genus2",
+        "--baseline",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written["engine"], "seams-mutant-cone-diagonals");
 }
 
 #[test]

@@ -109,6 +109,8 @@ fn figure_marks(case: serde_json::Value, expected: &str, actual: &str) -> Vec<(S
         expected: expected.into(),
         actual: actual.into(),
         detail: "differs".into(),
+        missing: vec![],
+        extra: vec![],
     };
     let Some(Figure { panels, notes }) = figure(&case, &outcome, &variants) else {
         panic!("a picture is drawn");
@@ -244,6 +246,8 @@ fn an_engine_position_that_does_not_parse_is_named_instead_of_drawn() {
         expected: r#"{"position":"p+nks+l/5/5/2K2/+LS1+NP[] b - - 1 1","result":null}"#.into(),
         actual: r#"{"position":"not a position","result":null}"#.into(),
         detail: "differs".into(),
+        missing: vec![],
+        extra: vec![],
     };
     let f = figure(&case, &outcome, &variants).expect("a figure");
     assert_eq!(f.panels.len(), 1, "the expected position is drawn");

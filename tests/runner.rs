@@ -784,6 +784,8 @@ fn result(subject: &str, clauses: &[&str], pass: bool) -> runner::CaseResult {
                 expected: "1".into(),
                 actual: "2".into(),
                 detail: "differs".into(),
+                missing: vec![],
+                extra: vec![],
             }
         },
     }

@@ -142,20 +142,53 @@ fn an_engine_that_never_says_hello_fails_after_the_hello_timeout() {
 #[test]
 fn a_dead_engine_is_not_asked_again() {
     // Every request crashes the engine; after two crashes in a row the
-    // rest are not asked.
+    // rest are not asked, each with its own verdict.
     let c = conform("seams engine --fault crash", &["--max-failures", "2"]);
     assert_eq!(c.code, 1, "{}", c.stderr);
     let cases = c.report["cases"].as_array().unwrap();
-    let not_asked = cases
+    let outcomes: Vec<&str> = cases
         .iter()
-        .filter(|k| {
-            k["message"]
-                .as_str()
-                .unwrap_or_default()
-                .contains("considered dead")
-        })
-        .count();
-    assert_eq!(not_asked, cases.len() - 2, "{:#}", c.report["cases"]);
+        .map(|k| k["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(&outcomes[..2], ["crash", "crash"], "{outcomes:?}");
+    for k in &cases[2..] {
+        assert_eq!(k["outcome"], "not-run", "{k}");
+        let m = k["message"].as_str().unwrap();
+        assert!(
+            m.contains("engine dead (it crashed or timed out 2 times in a row)"),
+            "{m}"
+        );
+    }
+    assert_eq!(c.report["summary"]["not_run"], cases.len() - 2);
+}
+
+#[test]
+fn an_engine_that_hangs_on_every_case_is_bounded_by_max_time() {
+    // An hour per reply, and plenty of failures allowed: only --max-time
+    // can end this run.
+    let started = Instant::now();
+    let c = conform(
+        "seams engine --fault hang",
+        &[
+            "--max-time",
+            "2",
+            "--timeout-ms",
+            "3600000",
+            "--max-failures",
+            "100",
+        ],
+    );
+    assert_eq!(c.code, 1, "{}", c.stderr);
+    let cases = c.report["cases"].as_array().unwrap();
+    assert_eq!(cases[0]["outcome"], "timeout", "{}", cases[0]);
+    for k in &cases[1..] {
+        assert_eq!(k["outcome"], "not-run", "{k}");
+        assert!(k["message"].as_str().unwrap().contains("--max-time"), "{k}");
+    }
+    // Liveness: the hour-long reply limit was cut to the run's limit.
+    assert!(started.elapsed() < WATCHDOG);
+    common::check_input_error(&["conform", "--max-time", "0"], "--max-time must be");
+    common::check_input_error(&["conform", "--max-time=-3"], "--max-time must be");
 }
 
 #[test]

@@ -88,6 +88,10 @@ pub struct ConformArgs {
     /// Read cases from this folder instead of the built-in corpus.
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
+    /// Stop the whole run after this many seconds: cases not reached by
+    /// then are reported as not run (and count as mismatches).
+    #[arg(long, value_name = "SECONDS")]
+    max_time: Option<f64>,
     /// Also list unsupported cases, and clause rows with nothing to
     /// report, in the text report.
     #[arg(long)]
@@ -248,19 +252,29 @@ pub fn conform(book: &Rulebook, a: ConformArgs) -> Result<ExitCode> {
         check_variant_name(v, &normalizers, &corpus)?;
     }
     let selection = selection(&a)?;
+    let deadline = run_deadline(a.max_time)?;
     let mut engine: Box<dyn Engine> = match &a.engine {
         None => Box::new(Embedded::new(Reference::new(
             book.library()?,
             normalizers.clone(),
         ))),
-        Some(cmd) => Box::new(start_engine(cmd, a.limits.limits(a.timeout_ms)?)?),
+        Some(cmd) => {
+            let mut limits = a.limits.limits(a.timeout_ms)?;
+            if let Some(d) = deadline {
+                // The handshake counts against the run's time too.
+                limits.hello_timeout = limits
+                    .hello_timeout
+                    .min(d.saturating_duration_since(std::time::Instant::now()));
+            }
+            Box::new(start_engine(cmd, limits)?)
+        }
     };
     let hello = engine.hello().clone();
     let (cases, not_applicable) = runner::select(&corpus, &selection, &hello);
     if cases.is_empty() && not_applicable == 0 {
         bail!("no case in the corpus matches{}", filters(&a));
     }
-    let results = run_cases(engine.as_mut(), &cases, &normalizers);
+    let results = run_cases(engine.as_mut(), &cases, &normalizers, deadline);
     drop(engine);
     let verdicts = expectations
         .as_ref()
@@ -272,7 +286,9 @@ pub fn conform(book: &Rulebook, a: ConformArgs) -> Result<ExitCode> {
         not_applicable,
     };
     if let Some(path) = &a.baseline {
-        let label = a.engine.clone().unwrap_or_else(|| "seams reference".into());
+        // The engine as it names itself, which stays the same however it
+        // is started.
+        let label = hello.name.clone();
         write_baseline(
             path,
             expectations::baseline(&results, expectations.as_ref(), &label),
@@ -310,6 +326,20 @@ fn selection(a: &ConformArgs) -> Result<Selection> {
     })
 }
 
+/// When `--max-time` ends the run, counted from now.
+fn run_deadline(max_time: Option<f64>) -> Result<Option<std::time::Instant>> {
+    let Some(seconds) = max_time else {
+        return Ok(None);
+    };
+    // Up to a year: beyond that a deadline means nothing.
+    if !(seconds > 0.0 && seconds <= 3.2e7) {
+        bail!("--max-time must be a number of seconds above 0 (at most a year), not {seconds}");
+    }
+    Ok(Some(
+        std::time::Instant::now() + Duration::from_secs_f64(seconds),
+    ))
+}
+
 /// ` --case '…' --variant '…'` as given, for "no case matches".
 fn filters(a: &ConformArgs) -> String {
     let case = a.case.as_deref().map(|c| format!(" --case '{c}'"));
@@ -326,9 +356,10 @@ fn run_cases(
     engine: &mut dyn Engine,
     cases: &[&(String, seams::conformance::Case)],
     normalizers: &[&dyn Variant],
+    deadline: Option<std::time::Instant>,
 ) -> Vec<runner::CaseResult> {
     let bar = super::out::progress(cases.len());
-    let results = runner::run(engine, cases, normalizers, &mut |r| {
+    let results = runner::run_until(engine, cases, normalizers, deadline, &mut |r| {
         if let Some(bar) = &bar {
             bar.set_message(r.id.clone());
             bar.inc(1);

@@ -50,6 +50,13 @@ pub trait Engine {
     fn hello(&self) -> &Hello;
     /// Sends one command; returns the `ok` reply's fields.
     fn ask(&mut self, command: &Command) -> Result<Value, AskError>;
+    /// Why the engine will not be asked again, if it is dead (an engine in
+    /// process never is).
+    fn dead(&self) -> Option<String> {
+        None
+    }
+    /// No reply is waited for past `deadline` (the run's time limit).
+    fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
 }
 
 /// The engine could not be started or did not complete the handshake.
@@ -427,6 +434,8 @@ pub struct Process {
     stderr_tail: Arc<Mutex<Vec<u8>>>,
     /// Crashes and timeouts since the last good reply.
     consecutive_failures: usize,
+    /// The run's time limit, if any: replies are not waited for past it.
+    deadline: Option<std::time::Instant>,
     /// How many times the engine was started (1 after [`Process::start`]).
     pub starts: usize,
 }
@@ -473,6 +482,7 @@ impl Process {
             next: 1,
             stderr_tail: Arc::new(Mutex::new(Vec::new())),
             consecutive_failures: 0,
+            deadline: None,
             starts: 0,
         };
         p.hello = p.launch()?;
@@ -745,6 +755,19 @@ impl Engine for Process {
         &self.hello
     }
 
+    fn dead(&self) -> Option<String> {
+        self.is_dead().then(|| {
+            format!(
+                "it crashed or timed out {} times in a row",
+                self.consecutive_failures
+            )
+        })
+    }
+
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
+    }
+
     fn ask(&mut self, command: &Command) -> Result<Value, AskError> {
         if self.is_dead() {
             return Err(AskError::failed(
@@ -770,7 +793,13 @@ impl Engine for Process {
         }
         let id = self.next;
         self.next += 1;
-        let result = self.exchange(id, command, self.limits.reply_timeout);
+        let timeout = match self.deadline {
+            None => self.limits.reply_timeout,
+            Some(d) => d
+                .saturating_duration_since(std::time::Instant::now())
+                .min(self.limits.reply_timeout),
+        };
+        let result = self.exchange(id, command, timeout);
         match &result {
             Err(AskError::Failed {
                 kind: ErrorKind::Crash | ErrorKind::Timeout,

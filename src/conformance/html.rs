@@ -311,7 +311,8 @@ impl Report<'_> {
                 | OutcomeKind::Timeout
                 | OutcomeKind::Malformed
                 | OutcomeKind::WrongId
-                | OutcomeKind::EngineError => "k-error",
+                | OutcomeKind::EngineError
+                | OutcomeKind::NotRun => "k-error",
             };
             let verdict = self
                 .verdict(i)

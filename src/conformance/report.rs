@@ -33,6 +33,8 @@ pub struct Tally {
     pub fail: usize,
     pub unsupported: usize,
     pub errors: usize,
+    /// Cases not asked (time limit or dead engine).
+    pub not_run: usize,
 }
 
 impl Tally {
@@ -41,19 +43,20 @@ impl Tally {
             OutcomeKind::Pass => self.pass += 1,
             OutcomeKind::Fail => self.fail += 1,
             OutcomeKind::Unsupported => self.unsupported += 1,
+            OutcomeKind::NotRun => self.not_run += 1,
             _ => self.errors += 1,
         }
     }
     fn total(&self) -> usize {
-        self.pass + self.fail + self.unsupported + self.errors
+        self.pass + self.fail + self.unsupported + self.errors + self.not_run
     }
     /// Whether every case counted here passed: nothing failed, was
     /// unsupported or erred.
     pub fn all_passed(&self) -> bool {
-        self.fail == 0 && self.unsupported == 0 && self.errors == 0
+        self.fail == 0 && self.unsupported == 0 && self.errors == 0 && self.not_run == 0
     }
     fn json(&self) -> Value {
-        json!({"pass": self.pass, "fail": self.fail, "unsupported": self.unsupported, "errors": self.errors})
+        json!({"pass": self.pass, "fail": self.fail, "unsupported": self.unsupported, "errors": self.errors, "not_run": self.not_run})
     }
 }
 
@@ -114,7 +117,7 @@ impl Report<'_> {
         let mut m: BTreeMap<&str, usize> = BTreeMap::new();
         for r in self.results {
             let k = r.outcome.kind();
-            if k.is_failure() && k != OutcomeKind::Fail {
+            if k.is_failure() && k != OutcomeKind::Fail && k != OutcomeKind::NotRun {
                 *m.entry(k.name()).or_default() += 1;
             }
         }
@@ -161,6 +164,9 @@ impl Report<'_> {
         let kinds = self.error_kinds();
         if !kinds.is_empty() {
             let _ = write!(s, " ({kinds})");
+        }
+        if t.not_run > 0 {
+            let _ = write!(s, ", {} not run", t.not_run);
         }
         if self.not_applicable > 0 {
             let _ = write!(
@@ -230,6 +236,7 @@ impl Report<'_> {
             OutcomeKind::Fail => "FAIL".to_string(),
             OutcomeKind::Pass => "PASS".to_string(),
             OutcomeKind::Unsupported => "UNSUPPORTED".to_string(),
+            OutcomeKind::NotRun => "NOT RUN".to_string(),
             k => format!("ERROR ({})", k.name()),
         };
         let mark = match verdict {
@@ -274,12 +281,24 @@ impl Report<'_> {
                         expected,
                         actual,
                         detail,
+                        missing,
+                        extra,
                     } => {
                         v["detail"] = json!(detail);
                         v["expected"] = serde_json::from_str(expected).unwrap_or(json!(expected));
                         v["actual"] = serde_json::from_str(actual).unwrap_or(json!(actual));
+                        // Set differences as data, so a CI step can act on
+                        // them without parsing the detail text.
+                        if !missing.is_empty() || !extra.is_empty() {
+                            v["missing"] = json!(missing);
+                            v["extra"] = json!(extra);
+                            v["missing_count"] = json!(missing.len());
+                            v["extra_count"] = json!(extra.len());
+                        }
                     }
-                    Outcome::Unsupported(m) | Outcome::Error { message: m, .. } => {
+                    Outcome::Unsupported(m)
+                    | Outcome::Error { message: m, .. }
+                    | Outcome::NotRun(m) => {
                         v["message"] = json!(m);
                     }
                 }
@@ -294,7 +313,7 @@ impl Report<'_> {
             "summary": self.total().json(),
             "by_subject": self.by_subject().into_iter().map(|(k, t)| (k, t.json())).collect::<serde_json::Map<_, _>>(),
             "by_clause": self.by_clause().into_iter().map(|(k, t)| (k, t.json())).collect::<serde_json::Map<_, _>>(),
-            "clauses_broken": self.broken_clauses().into_iter().map(|(c, _)| c).collect::<Vec<_>>(),
+            "clauses_broken": self.broken_clauses().into_iter().map(|(clause, cases)| json!({"clause": clause, "cases": cases})).collect::<Vec<_>>(),
             "not_applicable": self.not_applicable,
             "cases": cases,
         });
@@ -358,24 +377,7 @@ impl Report<'_> {
                 self.mismatches()
             );
         }
-        let table = |s: &mut String, title: &str, rows: Vec<(String, Tally)>| {
-            let _ = writeln!(s, "| {title} | pass | fail | unsupported | errors |");
-            let _ = writeln!(s, "|---|---:|---:|---:|---:|");
-            for (k, t) in rows {
-                let _ = writeln!(
-                    s,
-                    "| `{k}` | {} | {} | {} | {} |",
-                    t.pass, t.fail, t.unsupported, t.errors
-                );
-            }
-            let _ = writeln!(s);
-        };
-        table(
-            &mut s,
-            "board / variant",
-            self.by_subject().into_iter().collect(),
-        );
-        table(&mut s, "clause", self.by_clause_sorted());
+        // Problems first: they are what a reader of a CI summary acts on.
         let problems: Vec<(usize, &CaseResult)> = self
             .results
             .iter()
@@ -398,6 +400,27 @@ impl Report<'_> {
                 );
             }
         }
+        let table = |s: &mut String, title: &str, rows: Vec<(String, Tally)>| {
+            let _ = writeln!(
+                s,
+                "| {title} | pass | fail | unsupported | errors | not run |"
+            );
+            let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
+            for (k, t) in rows {
+                let _ = writeln!(
+                    s,
+                    "| `{k}` | {} | {} | {} | {} | {} |",
+                    t.pass, t.fail, t.unsupported, t.errors, t.not_run
+                );
+            }
+            let _ = writeln!(s);
+        };
+        table(
+            &mut s,
+            "board / variant",
+            self.by_subject().into_iter().collect(),
+        );
+        table(&mut s, "clause", self.by_clause_sorted());
         s
     }
 }
@@ -416,9 +439,15 @@ fn text_tallies(s: &mut String, rows: impl IntoIterator<Item = (String, Tally)>,
         let note = subject_note(k)
             .map(|n| format!("  ({n})"))
             .unwrap_or_default();
+        // Shown only when some case was not run, to keep the usual row short.
+        let not_run = if t.not_run > 0 {
+            format!(" {:>4} not run", t.not_run)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "  {k:<width$}  {:>4} pass {:>4} fail {:>4} unsupported {:>4} errors{note}",
+            "  {k:<width$}  {:>4} pass {:>4} fail {:>4} unsupported {:>4} errors{not_run}{note}",
             t.pass, t.fail, t.unsupported, t.errors
         );
     }

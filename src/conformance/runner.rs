@@ -66,10 +66,14 @@ impl ErrorKind {
 pub enum Outcome {
     Pass,
     /// The answer differs; both sides as pretty JSON, plus what differs.
+    /// For sets (legal actions, reached cells, perft divide) `missing` and
+    /// `extra` list the members only one side has, as JSON texts.
     Fail {
         expected: String,
         actual: String,
         detail: String,
+        missing: Vec<String>,
+        extra: Vec<String>,
     },
     /// The engine does not offer what the case needs, or said so.
     Unsupported(String),
@@ -78,6 +82,9 @@ pub enum Outcome {
         kind: ErrorKind,
         message: String,
     },
+    /// Not asked: the run's `--max-time` was reached or the engine was
+    /// declared dead; says which.
+    NotRun(String),
 }
 
 /// An outcome's kind, as reports and expectations files name it.
@@ -94,10 +101,11 @@ pub enum OutcomeKind {
     Malformed,
     WrongId,
     EngineError,
+    NotRun,
 }
 
 impl OutcomeKind {
-    pub const ALL: [OutcomeKind; 8] = [
+    pub const ALL: [OutcomeKind; 9] = [
         OutcomeKind::Pass,
         OutcomeKind::Fail,
         OutcomeKind::Unsupported,
@@ -106,6 +114,7 @@ impl OutcomeKind {
         OutcomeKind::Malformed,
         OutcomeKind::WrongId,
         OutcomeKind::EngineError,
+        OutcomeKind::NotRun,
     ];
 
     pub fn name(self) -> &'static str {
@@ -118,6 +127,7 @@ impl OutcomeKind {
             OutcomeKind::Malformed => "malformed",
             OutcomeKind::WrongId => "wrong-id",
             OutcomeKind::EngineError => "engine-error",
+            OutcomeKind::NotRun => "not-run",
         }
     }
 
@@ -134,6 +144,7 @@ impl Outcome {
             Outcome::Pass => OutcomeKind::Pass,
             Outcome::Fail { .. } => OutcomeKind::Fail,
             Outcome::Unsupported(_) => OutcomeKind::Unsupported,
+            Outcome::NotRun(_) => OutcomeKind::NotRun,
             Outcome::Error { kind, .. } => match kind {
                 ErrorKind::Crash => OutcomeKind::Crash,
                 ErrorKind::Timeout => OutcomeKind::Timeout,
@@ -152,8 +163,9 @@ impl Outcome {
                 expected,
                 actual,
                 detail,
+                ..
             } => format!("{detail}\nexpected: {expected}\nactual:   {actual}"),
-            Outcome::Unsupported(why) => why.clone(),
+            Outcome::Unsupported(why) | Outcome::NotRun(why) => why.clone(),
             Outcome::Error { message, .. } => message.clone(),
         }
     }
@@ -171,6 +183,8 @@ fn compare<T: Serialize + PartialEq>(expected: &T, actual: &T, detail: String) -
             expected: pretty(expected),
             actual: pretty(actual),
             detail,
+            missing: vec![],
+            extra: vec![],
         }
     }
 }
@@ -194,7 +208,22 @@ fn compare_sets<T: Serialize + Ord + Clone>(expected: &[T], actual: &[T], what: 
             serde_json::to_string(&missing).unwrap_or_default(),
             serde_json::to_string(&extra).unwrap_or_default()
         ),
+        missing: json_texts(&missing),
+        extra: json_texts(&extra),
     }
+}
+
+/// Set members as JSON texts: an action stays a plain string, a reached
+/// cell (an object) its compact JSON.
+fn json_texts<T: Serialize>(items: &[&T]) -> Vec<String> {
+    items
+        .iter()
+        .map(|x| match serde_json::to_value(x) {
+            Ok(Value::String(s)) => s,
+            Ok(v) => v.to_string(),
+            Err(e) => format!("<unprintable: {e}>"),
+        })
+        .collect()
 }
 
 fn ask(engine: &mut dyn Engine, command: Command) -> Result<Value, Outcome> {
@@ -554,6 +583,8 @@ fn compare_divide(
                 differ.join(", ")
             }
         ),
+        missing: missing.iter().map(|k| k.to_string()).collect(),
+        extra: extra.iter().map(|k| k.to_string()).collect(),
     }
 }
 
@@ -819,9 +850,30 @@ pub fn run(
     normalizers: &[&dyn Variant],
     done: &mut dyn FnMut(&CaseResult),
 ) -> Vec<CaseResult> {
+    run_until(engine, cases, normalizers, None, done)
+}
+
+/// [`run`] bounded in time: once `deadline` passes, or the engine is
+/// declared dead, the remaining cases are `not-run` and nothing more is
+/// asked. The engine's per-reply limit is cut to the time left, so one
+/// hung reply cannot overrun the deadline.
+pub fn run_until(
+    engine: &mut dyn Engine,
+    cases: &[&(String, Case)],
+    normalizers: &[&dyn Variant],
+    deadline: Option<std::time::Instant>,
+    done: &mut dyn FnMut(&CaseResult),
+) -> Vec<CaseResult> {
+    engine.set_deadline(deadline);
     let mut out = Vec::with_capacity(cases.len());
     for (file, case) in cases.iter().map(|e| (&e.0, &e.1)) {
-        let outcome = check_case(engine, case, normalizers);
+        let outcome = if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            Outcome::NotRun("not run: the run's time limit (--max-time) was reached".into())
+        } else if let Some(why) = engine.dead() {
+            Outcome::NotRun(format!("not run: engine dead ({why})"))
+        } else {
+            check_case(engine, case, normalizers)
+        };
         let subject = match case.check.subject() {
             Subject::Board(b) => format!("board:{b}"),
             Subject::BoardFile => BOARD_FILES.to_string(),
