@@ -34,6 +34,7 @@ fn main() {
                     expected,
                     actual,
                     detail,
+                    ..
                 } => Err(
                     format!("{file}: {detail}\nexpected: {expected}\nactual:   {actual}").into(),
                 ),
@@ -47,6 +48,7 @@ fn main() {
                     kind.name()
                 )
                 .into()),
+                Outcome::NotRun(why) => Err(format!("{file}: {why}").into()),
             })
             .with_kind(kind)
         })

@@ -84,7 +84,7 @@ pub fn read_reply(line: &str, id: u64) -> Result<Value, AskError> {
     read_reply_value(v, id, &shown)
 }
 
-fn read_reply_value(v: Value, id: u64, shown: &str) -> Result<Value, AskError> {
+pub fn read_reply_value(v: Value, id: u64, shown: &str) -> Result<Value, AskError> {
     let Value::Object(map) = &v else {
         return Err(AskError::failed(
             ErrorKind::Malformed,

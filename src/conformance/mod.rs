@@ -15,6 +15,7 @@ pub mod engine;
 pub mod expectations;
 pub mod html;
 pub mod id;
+pub mod kit;
 pub mod protocol;
 pub mod reference;
 pub mod report;

@@ -1,0 +1,108 @@
+//! The Rust kit: engines in process, every applicable case a named trial,
+//! judged as `seams conform` judges them.
+
+use libtest_mimic::{Arguments, Conclusion};
+use seams::conformance::kit::{Options, Protocol, run_as_trials};
+use seams::conformance::protocol::{Command, Request};
+use seams::conformance::reference::Reference;
+use seams::conformance::runner::Selection;
+use seams::spec::Library;
+use serde_json::Value;
+
+/// The reference, optionally with one deliberate mistake: the first legal
+/// action of every list dropped.
+struct Wrapped {
+    reference: Reference<'static>,
+    drop_first_action: bool,
+}
+
+impl Wrapped {
+    fn new(drop_first_action: bool) -> Wrapped {
+        let variants = seams::variant::registry()
+            .iter()
+            .map(|v| v.as_ref())
+            .collect();
+        Wrapped {
+            reference: Reference::new(Library::builtin(), variants),
+            drop_first_action,
+        }
+    }
+}
+
+impl Protocol for Wrapped {
+    fn reply(&mut self, request: &Request) -> Value {
+        let mut reply = self.reference.handle(request);
+        if self.drop_first_action
+            && matches!(request.command, Command::LegalActions { .. })
+            && let Some(actions) = reply["actions"].as_array_mut()
+            && !actions.is_empty()
+        {
+            actions.remove(0);
+        }
+        reply
+    }
+}
+
+fn options(case: &str, expect: Option<std::path::PathBuf>) -> Options {
+    Options {
+        selection: Selection {
+            case: Some(case.into()),
+            ..Selection::default()
+        },
+        expect,
+        ..Options::default()
+    }
+}
+
+/// Runs the trials quietly on one thread.
+fn run(engine: Wrapped, options: &Options) -> Conclusion {
+    let trials = run_as_trials(engine, options).expect("trials are made");
+    assert!(!trials.is_empty());
+    let args = Arguments {
+        test_threads: Some(1),
+        quiet: true,
+        ..Arguments::default()
+    };
+    libtest_mimic::run(&args, trials)
+}
+
+fn check(conclusion: &Conclusion, passed: impl Fn(u64) -> bool, failed: u64) {
+    assert!(passed(conclusion.num_passed), "{conclusion:?}");
+    assert_eq!(conclusion.num_failed, failed, "{conclusion:?}");
+}
+
+#[test]
+fn a_correct_engine_passes_every_trial() {
+    let c = run(Wrapped::new(false), &options("kyoto/", None));
+    check(&c, |n| n > 20, 0);
+}
+
+#[test]
+fn a_wrong_engine_fails_the_cases_that_see_it() {
+    let c = run(Wrapped::new(true), &options("kyoto/", None));
+    assert!(c.num_failed > 0, "{c:?}");
+    assert!(c.num_passed > 0, "perft and play cases still pass: {c:?}");
+}
+
+#[test]
+fn known_failures_pass_while_they_fail_as_listed() {
+    let dir = std::env::temp_dir().join(format!("seams-kit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Every Kyoto legal-actions case, listed as failing.
+    let corpus = seams::conformance::Corpus::builtin().unwrap();
+    let listed: Vec<Value> = corpus
+        .cases
+        .iter()
+        .filter(|(_, c)| c.id.starts_with("kyoto/") && c.check.kind() == "legal-actions")
+        .map(|(_, c)| serde_json::json!({"id": c.id, "kind": "fail", "note": "drops an action"}))
+        .collect();
+    assert!(!listed.is_empty());
+    let file = dir.join("known.json");
+    std::fs::write(&file, serde_json::json!({"known": listed}).to_string()).unwrap();
+    let wrong = run(Wrapped::new(true), &options("kyoto/", Some(file.clone())));
+    check(&wrong, |n| n > 0, 0);
+    // The same listing against a correct engine: each listed case now
+    // passes, which is a mismatch.
+    let right = run(Wrapped::new(false), &options("kyoto/", Some(file)));
+    assert_eq!(right.num_failed, listed.len() as u64, "{right:?}");
+}
