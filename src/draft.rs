@@ -192,7 +192,12 @@ fn read_toml_files(folder: &Path) -> Result<Vec<(String, String)>, DraftError> {
     for entry in std::fs::read_dir(folder).map_err(|e| io(folder, e))? {
         let p = entry.map_err(|e| io(folder, e))?.path();
         if p.extension().is_some_and(|e| e == "toml") {
-            let text = std::fs::read_to_string(&p).map_err(|e| io(&p, e))?;
+            let text = crate::files::read_text(&p, crate::files::MAX_SPEC_FILE_BYTES).map_err(
+                |e| DraftError::Io {
+                    path: p.display().to_string(),
+                    message: e.reason(),
+                },
+            )?;
             files.push((p.display().to_string(), text));
         }
     }
@@ -687,9 +692,11 @@ pub fn accept(
     }
     for family in &bumped_families {
         let md = draft.dir.join(family).join("rules.md");
-        let old_md = std::fs::read_to_string(&md).map_err(|e| DraftError::Io {
-            path: md.display().to_string(),
-            message: e.to_string(),
+        let old_md = crate::files::read_text(&md, crate::files::MAX_RULES_BYTES).map_err(|e| {
+            DraftError::Io {
+                path: md.display().to_string(),
+                message: e.reason(),
+            }
         })?;
         let clauses: Vec<String> = clauses_by_family
             .get(family)
@@ -724,9 +731,11 @@ pub fn accept(
     let mut untouched = Vec::new();
     for path in files {
         let label = path.display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| DraftError::Io {
-            path: label.clone(),
-            message: e.to_string(),
+        let text = crate::files::read_text(&path, crate::files::MAX_CASE_FILE_BYTES).map_err(|e| {
+            DraftError::Io {
+                path: label.clone(),
+                message: e.reason(),
+            }
         })?;
         let mut parsed = crate::conformance::parse_file(&label, &text)?;
         let mut touched = false;

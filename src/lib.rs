@@ -15,6 +15,7 @@ pub mod conformance;
 pub mod design;
 pub mod diagram;
 pub mod draft;
+pub mod files;
 pub mod geometry;
 pub mod kyoto;
 pub mod movement;

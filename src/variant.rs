@@ -20,6 +20,52 @@ use crate::rules::{
 /// overflows, while any real question stays far below it.
 pub const MAX_PERFT_DEPTH: u32 = 20;
 
+/// The longest position text read: a position text is a few hundred
+/// bytes; the bound keeps a wrong file or a runaway generator from being
+/// parsed (or echoed) at length.
+pub const MAX_POSITION_TEXT_BYTES: usize = 64 << 10;
+
+/// The most actions a question may play before it is asked (`--moves`, a
+/// protocol request's `moves`). Game records are not bounded by it: they
+/// are replayed as a stream.
+pub const MAX_MOVES: usize = 100_000;
+
+/// Parses a position text within [`MAX_POSITION_TEXT_BYTES`], with an
+/// error that quotes at most a little of the text.
+fn parse_start<R: Rules>(rules: &R, text: &str) -> Result<R::Position, PositionError> {
+    if text.len() > MAX_POSITION_TEXT_BYTES {
+        return Err(PositionError {
+            field: "text".into(),
+            message: format!(
+                "{} bytes; a position text has at most {MAX_POSITION_TEXT_BYTES}",
+                text.len()
+            ),
+        });
+    }
+    rules.parse_position(text).map_err(|e| PositionError {
+        field: crate::names::quote(&e.field),
+        message: crate::names::quote(&e.message),
+    })
+}
+
+/// An action error whose message quotes at most a little of the text.
+fn bounded(e: ActionError) -> ActionError {
+    ActionError {
+        code: e.code,
+        message: crate::names::quote(&e.message),
+    }
+}
+
+/// Refuses a move list above [`MAX_MOVES`].
+fn check_moves(at: &At) -> Result<(), VariantError> {
+    if at.moves.len() > MAX_MOVES {
+        return Err(VariantError::TooManyMoves {
+            count: at.moves.len(),
+        });
+    }
+    Ok(())
+}
+
 /// Refuses a perft depth above [`MAX_PERFT_DEPTH`].
 pub fn check_perft_depth(depth: u32) -> Result<(), VariantError> {
     if depth > MAX_PERFT_DEPTH {
@@ -41,7 +87,7 @@ pub struct At<'a> {
 pub enum VariantError {
     #[error(transparent)]
     Position(#[from] PositionError),
-    #[error("move {ply} '{text}' cannot be played: {error}")]
+    #[error("move {ply} '{}' cannot be played: {error}", crate::names::quote(.text))]
     Move {
         ply: usize,
         text: String,
@@ -56,6 +102,8 @@ pub enum VariantError {
     NoPicture { variant: String },
     #[error("perft depth {depth} is above the limit of {MAX_PERFT_DEPTH}")]
     PerftDepth { depth: u32 },
+    #[error("{count} moves to play first; at most {MAX_MOVES} are taken")]
+    TooManyMoves { count: usize },
 }
 
 /// The state after playing moves as a game (endings adjudicated).
@@ -184,9 +232,10 @@ pub trait Variant: Send + Sync {
 
 /// Plays `at` without game-end rules: parse each move in turn.
 fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
+    check_moves(at)?;
     let mut pos = match at.position {
         None => rules.start(),
-        Some(text) => rules.parse_position(text)?,
+        Some(text) => parse_start(rules, text)?,
     };
     for (i, text) in at.moves.iter().enumerate() {
         let a = rules
@@ -194,7 +243,7 @@ fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
             .map_err(|error| VariantError::Move {
                 ply: i + 1,
                 text: text.clone(),
-                error,
+                error: bounded(error),
             })?;
         pos = rules.apply(&pos, &a);
     }
@@ -316,16 +365,17 @@ impl<R: Rules> Variant for R {
     }
 
     fn play(&self, at: &At) -> Result<Played, VariantError> {
+        check_moves(at)?;
         let start = match at.position {
             None => self.start(),
-            Some(text) => self.parse_position(text)?,
+            Some(text) => parse_start(self, text)?,
         };
         let mut game = Game::new(self, start);
         for (i, text) in at.moves.iter().enumerate() {
             game.play_text(text).map_err(|error| VariantError::Move {
                 ply: i + 1,
                 text: text.clone(),
-                error,
+                error: bounded(error),
             })?;
         }
         let pos = game.position();
@@ -377,7 +427,7 @@ impl<R: Rules> Variant for R {
         }
         let start = match &record.start {
             RecordStart::Initial => self.start(),
-            RecordStart::Edited { position } => match self.parse_position(position) {
+            RecordStart::Edited { position } => match parse_start(self, position) {
                 Ok(p) => p,
                 Err(e) => return reject(0, RecordReason::BadStart, None, e.to_string()),
             },
@@ -391,7 +441,12 @@ impl<R: Rules> Variant for R {
                     i + 1,
                     RecordReason::IllegalAction,
                     Some(e.code),
-                    format!("ply {} '{text}': {}", i + 1, e.message),
+                    format!(
+                        "ply {} '{}': {}",
+                        i + 1,
+                        crate::names::quote(text),
+                        crate::names::quote(&e.message)
+                    ),
                 );
             }
         }
@@ -410,8 +465,7 @@ impl<R: Rules> Variant for R {
         }
         if let Some(claimed) = &record.final_position {
             let actual = self.format_position(game.position());
-            let same = self
-                .parse_position(claimed)
+            let same = parse_start(self, claimed)
                 .map(|p| self.format_position(&p) == actual)
                 .unwrap_or(false);
             if !same {

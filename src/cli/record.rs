@@ -7,11 +7,8 @@ use anyhow::Result;
 use seams::variant::{Record, RecordVerdict};
 
 use super::Rulebook;
-use super::position::read_input_file;
-
-/// The largest record file read: a record of a million plies is about
-/// 10 MB.
-pub const MAX_RECORD_BYTES: u64 = 64 << 20;
+use anyhow::Context;
+use seams::files::{self, MAX_RECORD_BYTES};
 
 #[derive(clap::Subcommand)]
 pub enum RecordCommand {
@@ -36,7 +33,8 @@ pub fn run(book: &Rulebook, command: RecordCommand) -> Result<ExitCode> {
 }
 
 fn verify(book: &Rulebook, file: &std::path::Path, json: bool) -> Result<ExitCode> {
-    let text = read_input_file(file, "record", MAX_RECORD_BYTES)?;
+    let text = files::read_text(file, MAX_RECORD_BYTES)
+        .with_context(|| format!("reading the record {}", file.display()))?;
     let record: Record = serde_json::from_str(&text).map_err(|e| {
         anyhow::anyhow!(
             "{}: line {} column {}: {e}",

@@ -57,10 +57,11 @@ impl Corpus {
             })?;
             let p = entry.path();
             if entry.file_type().is_file() && p.extension().is_some_and(|e| e == "json") {
-                let text = std::fs::read_to_string(p).map_err(|e| CorpusError::Parse {
-                    file: p.display().to_string(),
-                    message: e.to_string(),
-                })?;
+                let text = crate::files::read_text(p, crate::files::MAX_CASE_FILE_BYTES)
+                    .map_err(|e| CorpusError::Parse {
+                        file: p.display().to_string(),
+                        message: e.reason(),
+                    })?;
                 files.push((p.display().to_string(), text));
             }
         }
@@ -129,7 +130,8 @@ pub fn rehash_dir(dir: &Path) -> Result<Rehashed, CorpusError> {
             continue;
         }
         let label = p.display().to_string();
-        let text = std::fs::read_to_string(&p).map_err(|e| io_err(&p, &e))?;
+        let text = crate::files::read_text(&p, crate::files::MAX_CASE_FILE_BYTES)
+            .map_err(|e| io_err(&p, &e.reason()))?;
         let mut parsed: CaseFile = serde_json::from_str(&text).map_err(|e| CorpusError::Parse {
             file: label.clone(),
             message: format!("line {} column {}: {e}", e.line(), e.column()),

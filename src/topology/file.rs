@@ -17,7 +17,10 @@ use super::{Board, CellId, Dir, Gluing, Square, Step, Transport};
 /// The largest board the coordinate scheme and the `u16` cell index allow.
 const MAX_FILES: u8 = 26;
 const MAX_RANKS: u8 = 99;
-const MAX_CELLS: usize = u16::MAX as usize;
+/// The most cells a board may have: the shipped boards have at most 165,
+/// and derived facts (bishop reach from every cell) grow with the square
+/// of the size, so the bound keeps `seams geometry` to about a second.
+const MAX_CELLS: usize = 10_000;
 
 /// The serde form of a board file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -206,6 +209,17 @@ fn build_labelled(file: &str, spec: &BoardFile) -> Result<Board, BoardError> {
             format!("{} ranks: a chart has 1 to {MAX_RANKS}", spec.height),
         ));
     }
+    // The size is checked before anything else is done with the charts, so
+    // a huge list of names is refused at once; every later check is linear.
+    let chart_count = spec.charts.as_ref().map_or(1, Vec::len);
+    let cells = chart_count.saturating_mul(spec.width as usize * spec.height as usize);
+    if cells > MAX_CELLS {
+        return Err(fail(
+            "charts",
+            shape,
+            format!("{cells} cells: a board has at most {MAX_CELLS}"),
+        ));
+    }
     let charts = match &spec.charts {
         None => vec![String::new()],
         Some(names) => {
@@ -216,31 +230,38 @@ fn build_labelled(file: &str, spec: &BoardFile) -> Result<Board, BoardError> {
                     "list two or more chart names, or leave 'charts' out for a single chart".into(),
                 ));
             }
+            let mut seen = std::collections::HashSet::new();
             for (i, n) in names.iter().enumerate() {
                 if n.is_empty() || !n.chars().all(|c| c.is_ascii_alphanumeric()) {
                     return Err(fail(
                         &format!("charts[{i}]"),
                         shape,
-                        format!("'{n}' is not a chart name: use letters and digits"),
+                        format!("'{}' is not a chart name: use letters and digits", quote(n)),
                     ));
                 }
-                if names[..i].contains(n) {
+                if !seen.insert(n.as_str()) {
                     return Err(fail(
                         &format!("charts[{i}]"),
                         shape,
-                        format!("chart name '{n}' is used twice"),
+                        format!("chart name '{}' is used twice", quote(n)),
                     ));
                 }
             }
             names.clone()
         }
     };
-    let cells = charts.len() * spec.width as usize * spec.height as usize;
-    if cells > MAX_CELLS {
+    // Each transition glues at least one of the 4 sides of some cell, and
+    // each side once: more entries than that cannot all be right.
+    let entries = spec.north.len() + spec.east.len();
+    if entries > 4 * cells {
         return Err(fail(
-            "charts",
-            shape,
-            format!("{cells} cells: a board has at most {MAX_CELLS}"),
+            "north",
+            BoardErrorKind::Range,
+            format!(
+                "{entries} transitions for {cells} cells: each glues a cell side, and a board \
+                 has only {} sides",
+                4 * cells
+            ),
         ));
     }
 
@@ -372,6 +393,11 @@ fn build_labelled(file: &str, spec: &BoardFile) -> Result<Board, BoardError> {
         ));
     }
     Ok(board)
+}
+
+/// At most the first 200 characters of a user's text, for error messages.
+fn quote(text: &str) -> String {
+    crate::names::quote(text)
 }
 
 /// An edge whose step does not come back: `(cell, side, partner, partner_side)`.
