@@ -11,8 +11,7 @@ An engine written with it is a subclass of `Engine` handed to `serve`:
 
         def start(self, variant, position): ...    # position text or None
         def actions(self, state): ...             # {canonical text: move}
-        def push(self, state, move): ...
-        def pop(self, state): ...
+        def reason(self, state, text): ...        # why a text is illegal
         ...
 
     se.serve(MyEngine())
@@ -29,8 +28,9 @@ object, say):
                                        Error for a position it refuses)
     actions(state) -> {text: move}     every rules command: the legal
                                        actions, canonical text -> move
-    push(state, move)                  every rules command
-    pop(state)                         perft
+    push(state, move)                  every rules command (default:
+                                       state.push(move))
+    pop(state)                         perft (default: state.pop())
     moves(state) -> iterable of moves  perft (optional: a faster actions())
     alias(state, text) -> move | None  other spellings of an action
                                        (optional)
@@ -82,13 +82,13 @@ MAX_PERFT_DEPTH = 20
 
 # The hooks each rules command is built from.
 NEEDS = {
-    "legal_actions": ("start", "actions", "push"),
-    "check_action": ("start", "actions", "push", "reason"),
-    "perft": ("start", "actions", "push", "pop"),
-    "apply": ("start", "actions", "push", "position"),
-    "status": ("start", "actions", "push", "position", "to_move", "in_check", "result"),
-    "key": ("start", "actions", "push", "repetition_key"),
-    "verify_record": ("start", "actions", "push", "reason", "position", "to_move", "result"),
+    "legal_actions": ("start", "actions"),
+    "check_action": ("start", "actions", "reason"),
+    "perft": ("start", "actions"),
+    "apply": ("start", "actions", "position"),
+    "status": ("start", "actions", "position", "to_move", "in_check", "result"),
+    "key": ("start", "actions", "repetition_key"),
+    "verify_record": ("start", "actions", "reason", "position", "to_move", "result"),
 }
 
 
@@ -110,8 +110,11 @@ class Engine:
     boards = None
 
     # ------------------------------------------------------------ hooks
-    # Each raises NotImplementedError here; a command is announced only
-    # when the subclass overrides every hook it needs (see NEEDS).
+    # A command is announced only when the subclass overrides every hook
+    # it needs (see NEEDS); those raise NotImplementedError here. The
+    # others have defaults: push and pop call the state's own (board
+    # objects of chess and shogi libraries have them), moves are the
+    # actions' moves, and no other spellings are read.
 
     def start(self, variant, position):
         raise NotImplementedError
@@ -120,10 +123,10 @@ class Engine:
         raise NotImplementedError
 
     def push(self, state, move):
-        raise NotImplementedError
+        state.push(move)
 
     def pop(self, state):
-        raise NotImplementedError
+        state.pop()
 
     def moves(self, state):
         return self.actions(state).values()
