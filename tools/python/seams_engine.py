@@ -58,6 +58,7 @@ records are handled here, the same way for every family.
 """
 
 import json
+import os
 import sys
 import traceback
 
@@ -215,6 +216,8 @@ class Engine:
         result, failure = self.play(state, moves)
         if failure is not None:
             ply, code, text = failure
+            if code == "game-over":
+                code += f": the game ended before it ({describe(result)})"
             raise Error(f"move {ply} '{text}' cannot be played: {code}")
         return {"position": self.position(state), "to_move": self.to_move(state),
                 "in_check": bool(self.in_check(state)), "result": result}
@@ -252,8 +255,8 @@ class Engine:
         if claimed is not None:
             claimed = {"winner": claimed.get("winner"), "reason": claimed.get("reason")}
         if claimed != result:
-            return reject(after, "result-mismatch",
-                          f"the record claims {claimed}, replaying it gives {result}")
+            return reject(after, "result-mismatch", f"the record claims {describe(claimed)}, "
+                          f"replaying it gives {describe(result)}")
         final = record.get("final_position")
         if final is not None:
             # Both texts through this engine's own reader and writer, so
@@ -412,6 +415,15 @@ class Engine:
         return getattr(self, cmd)(variant, position, moves)
 
 
+def describe(result):
+    """A reply's `result` in words, for messages."""
+    if result is None:
+        return "no result, the game goes on"
+    if result["winner"] is None:
+        return f"a draw by {result['reason']}"
+    return f"a win for the {result['winner']} player by {result['reason']}"
+
+
 _REQUIRED = object()
 
 
@@ -428,9 +440,13 @@ def field(req, name, kind, default=_REQUIRED):
 def serve(engine, stdin=None, stdout=None):
     """Answers requests line by line until stdin closes."""
     stdin = stdin if stdin is not None else sys.stdin.buffer
-    stdout = stdout if stdout is not None else sys.stdout.buffer
-    # Replies own stdout: whatever the engine or a library prints goes to
-    # stderr instead, where it cannot break the reply stream.
+    if stdout is None:
+        # Replies own stdout. Whatever else writes there, Python code or a
+        # compiled library printing to file descriptor 1, goes to stderr
+        # instead, where it cannot break the reply stream.
+        sys.stdout.flush()
+        stdout = os.fdopen(os.dup(1), "wb")
+        os.dup2(2, 1)
     sys.stdout = sys.stderr
     for line in stdin:
         if not line.strip():
