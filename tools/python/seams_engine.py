@@ -447,7 +447,7 @@ def serve(engine, stdin=None, stdout=None):
         sys.stdout.flush()
         stdout = os.fdopen(os.dup(1), "wb")
         os.dup2(2, 1)
-    sys.stdout = sys.stderr
+        sys.stdout = sys.stderr
     for line in stdin:
         if not line.strip():
             continue
