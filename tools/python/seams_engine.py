@@ -242,8 +242,10 @@ class Engine:
                           f"the record is for rules {record.get('rules')}, "
                           f"this engine implements {self.variants[variant]}")
         start = record.get("start") or {}
+        if start.get("kind") not in ("initial", "edited"):
+            raise Error(f"the record's start {start!r} is neither initial nor edited")
         try:
-            state = self.begin(variant, start.get("position") if start.get("kind") == "edited" else None)
+            state = self.begin(variant, start.get("position") if start["kind"] == "edited" else None)
         except (ValueError, Error) as e:
             return reject(0, "bad-start", f"{type(e).__name__}: {e}")
         result, failure = self.play(state, actions)
