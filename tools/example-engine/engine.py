@@ -3,23 +3,22 @@
 
 It answers the geometry questions of the corpus from the board files in
 spec/boards/ (read with tomllib) and says "unsupported" to everything else.
-It follows conformance/README.md and is meant to be read: an implementer of
-another engine can copy its protocol loop and replace the answers.
+The protocol itself (reading requests, hello, ids, error and unsupported
+replies) is the Python kit's, tools/python/seams_engine.py; this file is
+the geometry, and the few lines at the end that hand it to the kit.
 
 Run it under the runner:
 
     seams conform --engine "python3 tools/example-engine/engine.py"
-
-Protocol in one paragraph: read one JSON request per line from stdin,
-write exactly one JSON reply per line to stdout (flushing after each),
-repeating the request's "id". A reply is {"id": n, "ok": true, ...},
-{"id": n, "unsupported": true} or {"id": n, "error": "message"}.
 """
 
-import json
 import os
 import sys
 import tomllib
+
+# The kit lives next to this folder; engines run from anywhere.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import seams_engine as se  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPEC = os.environ.get("SEAMS_SPEC", os.path.join(HERE, "..", "..", "spec"))
@@ -398,10 +397,6 @@ def arrival(b, cell, t, facing):
     return out
 
 
-class Unsupported(Exception):
-    """A question kind this engine does not know."""
-
-
 def answer(q):
     """The answer to one geometry question, shaped like the case's expect."""
     g = geometry(q["board"])
@@ -453,42 +448,23 @@ def answer(q):
                 "charts": sorted({b.charts[b.square(x)[0]] for x in cells}),
             })
         return out
-    raise Unsupported(kind)
+    raise se.Unsupported(kind)
 
 
-def reply(request):
-    rid = request.get("id")
-    cmd = request.get("cmd")
-    if cmd == "hello":
-        return {"id": rid, "ok": True, "name": "example-engine", "version": "0.1",
-                "variants": [], "capabilities": ["geometry"],
-                "commands": ["hello", "geometry"], "boards": sorted(BOARDS)}
-    if cmd == "geometry":
-        q = request.get("question", {})
-        if request.get("board") not in BOARDS:
-            return {"id": rid, "unsupported": True}
-        try:
-            return {"id": rid, "ok": True, "answer": answer(q)}
-        except Unsupported:
-            return {"id": rid, "unsupported": True}
-        except (ValueError, KeyError, TypeError) as e:
-            return {"id": rid, "error": f"{type(e).__name__}: {e}"}
-    return {"id": rid, "unsupported": True}
+class ExampleEngine(se.Engine):
+    """Geometry questions about the glued-chart boards; the kit answers
+    hello, says unsupported to the rules commands (no variants, no rules
+    hooks) and to boards not listed, and turns a bad question (a KeyError
+    or ValueError in answer()) into an error reply."""
 
+    name = "example-engine"
+    version = "0.1"
+    capabilities = ["geometry"]
+    boards = sorted(BOARDS)
 
-def main():
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            request = json.loads(line)
-        except json.JSONDecodeError as e:
-            out = {"id": None, "error": f"unreadable request: {e}"}
-        else:
-            out = reply(request)
-        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
-        sys.stdout.flush()
+    def geometry(self, board, question):
+        return {"answer": answer(question)}
 
 
 if __name__ == "__main__":
-    main()
+    se.serve(ExampleEngine())

@@ -7,26 +7,27 @@ shogi against an independent engine:
     seams conform --engine "python3 tools/ffish-engine/engine.py"
 
 Variants: chess-flat (pyffish "chess"), shogi-flat ("shogi") and kyoto
-("kyotoshogi"). It answers legal_actions, check_action, perft (by
-recursion over legal moves, with divide), apply and status; everything else
-is unsupported. Moves are translated between pyffish's coordinate notation
-and the canonical notation of conformance/README.md, positions between our
-position texts and pyffish's FEN.
+("kyotoshogi"). The protocol (and perft by recursion, check_action, status
+with recorded decisions) is the Python kit's, tools/python/seams_engine.py;
+this file gives it pyffish's moves, positions and game ends, translating
+moves between pyffish's coordinate notation and the canonical notation of
+conformance/README.md, positions between our position texts and pyffish's
+FEN.
 
 Where the rules of a variant here differ from pyffish's on purpose (for
 example repetition thresholds), the difference is listed with its reason in
 tools/ffish-engine/known.json, the expectations file for this engine.
 """
 
-import json
+import os
 import re
 import sys
 
-try:
-    import pyffish as sf
-except ImportError:  # The runner shows stderr when the handshake fails.
-    sys.stderr.write("pyffish is not installed: pip install pyffish\n")
-    sys.exit(3)
+import pyffish as sf  # without it, the runner's handshake error shows this import failing
+
+# The kit lives in tools/python; engines run from anywhere.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import seams_engine as se  # noqa: E402
 
 FSF = {"chess-flat": "chess", "shogi-flat": "shogi", "kyoto": "kyotoshogi"}
 RULES = {"chess-flat": "0.1", "shogi-flat": "0.2", "kyoto": "1.0"}
@@ -99,7 +100,7 @@ def square(s):
     return s[0], int(s[1:])
 
 
-def ours(variant, fen, moves, m, legal):
+def ours(variant, fen, m, legal):
     """pyffish's move text to our canonical text, given the legal list."""
     if "@" in m:
         piece, to = m.split("@")
@@ -173,57 +174,27 @@ def is_king(board, sq):
 KYOTO_DROP = {"L": "L", "+L": "T", "S": "S", "+S": "B", "N": "N", "+N": "G", "P": "P", "+P": "R"}
 
 
-class Place:
-    def __init__(self, variant, request):
+class Game:
+    """pyffish keeps no state: a position is its start FEN and the moves
+    played since, which push and pop extend and shorten."""
+
+    def __init__(self, variant, fen):
         self.variant = variant
-        self.fen = to_fen(variant, request.get("position"))
         self.fsf = FSF[variant]
+        self.fen = fen
         self.moves = []
-        # `resign` and `draw` are recorded decisions that end a game; they
-        # are game-level, not moves pyffish knows.
-        self.decision = None
-        for text in request.get("moves") or []:
-            if self.decision is not None:
-                raise ValueError(f"move '{text}' comes after the game ended")
-            if text in ("resign", "draw"):
-                self.decision = text
-                continue
-            m = self.lookup(text)
-            if m is None:
-                raise ValueError(f"move '{text}' is not legal here")
-            self.moves.append(m)
+
+    def push(self, move):
+        self.moves.append(move)
+
+    def pop(self):
+        self.moves.pop()
 
     def legal(self):
         return sf.legal_moves(self.fsf, self.fen, self.moves)
 
-    def table(self):
-        """Our text -> pyffish move, for every legal move."""
-        legal = self.legal()
-        return {ours(self.variant, self.current_fen(), self.moves, m, legal): m for m in legal}
-
-    def lookup(self, text):
-        legal = sf.legal_moves(self.fsf, self.fen, self.moves)
-        cur = sf.get_fen(self.fsf, self.fen, self.moves)
-        for m in legal:
-            if ours(self.variant, cur, self.moves, m, legal) == text:
-                return m
-        return None
-
     def current_fen(self):
         return sf.get_fen(self.fsf, self.fen, self.moves)
-
-    def perft(self, depth):
-        if depth == 0:
-            return 1
-        legal = self.legal()
-        if depth == 1:
-            return len(legal)
-        total = 0
-        for m in legal:
-            self.moves.append(m)
-            total += self.perft(depth - 1)
-            self.moves.pop()
-        return total
 
 
 def side_to_move(fen):
@@ -231,49 +202,45 @@ def side_to_move(fen):
     return fen.split("]")[1].split()[0] if "[" in fen else fen.split()[1]
 
 
-def result(variant, place):
-    """pyffish's verdict on the current position, in our terms."""
-    fsf = place.fsf
-    mover_first = side_to_move(place.current_fen()) == "w"
-    if place.decision == "resign":
-        return {"winner": "second" if mover_first else "first", "reason": "resignation"}
-    if place.decision == "draw":
-        return {"winner": None, "reason": "agreement"}
-    legal = place.legal()
-    checked = sf.gives_check(fsf, place.fen, place.moves)
+def result(variant, game):
+    """pyffish's verdict on the current position, as (winner, reason)."""
+    fsf = game.fsf
+    mover_first = side_to_move(game.current_fen()) == "w"
+    legal = game.legal()
+    checked = sf.gives_check(fsf, game.fen, game.moves)
     if not legal:
-        winner = "second" if side_to_move(place.current_fen()) == "w" else "first"
+        winner = "second" if mover_first else "first"
         if checked:
-            return {"winner": winner, "reason": "checkmate"}
+            return winner, "checkmate"
         if variant == "chess-flat":
-            return {"winner": None, "reason": "stalemate"}
-        return {"winner": winner, "reason": "no-legal-action"}
-    if variant == "chess-flat" and bare_kings(place):
-        return {"winner": None, "reason": "bare-kings"}
+            return None, "stalemate"
+        return winner, "no-legal-action"
+    if variant == "chess-flat" and bare_kings(game):
+        return None, "bare-kings"
     # Repetition as pyffish itself adjudicates it (its own thresholds).
-    ended, value = sf.is_immediate_game_end(fsf, place.fen, place.moves)
+    ended, value = sf.is_immediate_game_end(fsf, game.fen, game.moves)
     if not ended and variant != "chess-flat":
         # pyffish reports shogi-style repetition (sennichite) as an
         # "optional" end; in these variants it ends the game. In chess the
         # optional ends are claims (threefold, fifty moves), not results.
-        ended, value = sf.is_optional_game_end(fsf, place.fen, place.moves)
+        ended, value = sf.is_optional_game_end(fsf, game.fen, game.moves)
     if not ended:
         return None
     if value == 0:
-        return {"winner": None, "reason": "repetition"}
+        return None, "repetition"
     loser_first = mover_first if value < 0 else not mover_first
-    return {"winner": "second" if loser_first else "first", "reason": "perpetual-check"}
+    return ("second" if loser_first else "first"), "perpetual-check"
 
 
-def bare_kings(place):
+def bare_kings(game):
     """Only the two kings are left, which FIDE's laws (a dead position,
     Article 5.2.2) and SC-7.5 both draw at once. pyffish reports it only as
     insufficient material on both sides, not as a game end, so the adapter
     asks that. Other positions pyffish calls insufficient (a lone minor
     piece) are FIDE draws but play on under SC-I2; no case asks about one,
     and the adapter does not report them rather than mislabel them."""
-    white_short, black_short = sf.has_insufficient_material(place.fsf, place.fen, place.moves)
-    placement = place.current_fen().split()[0]
+    white_short, black_short = sf.has_insufficient_material(game.fsf, game.fen, game.moves)
+    placement = game.current_fen().split()[0]
     pieces = [c for c in placement if c.isalpha()]
     return white_short and black_short and len(pieces) == 2
 
@@ -307,99 +274,69 @@ MOVE = re.compile(r"^[A-Z]?([a-z])(\d+)[-x]([a-z])(\d+)(=[QRBN]|[+=])?$")
 DROP = re.compile(r"^\+?[A-Z]\*([a-z])(\d+)$")
 
 
-def illegal_reason(place, action):
+def illegal_reason(game, action):
     """pyffish only says whether a move is legal, not why; the reasons this
     adapter can tell from the text and the position are given, the rest are
     `unreachable` (see known.json)."""
-    if place.variant == "chess-flat" and action in ("O-O", "O-O-O"):
+    if game.variant == "chess-flat" and action in ("O-O", "O-O-O"):
         return "castling"
     m = MOVE.match(action) or DROP.match(action)
     if m is None:
         return "syntax"
-    n = SIZE[place.variant]
+    n = SIZE[game.variant]
     coords = m.groups()[:4] if m.re is MOVE else m.groups()
     cells = [(coords[i], coords[i + 1]) for i in range(0, len(coords), 2)]
     for file, rank in cells:
         if ord(file) - ord("a") >= n or not 1 <= int(rank) <= n:
             return "no-such-cell"
-    if m.re is DROP and occupied(place.current_fen(), action.split("*", 1)[1]):
+    if m.re is DROP and occupied(game.current_fen(), action.split("*", 1)[1]):
         return "drop-restriction"
     return "unreachable"
 
 
-def handle(req):
-    cmd = req.get("cmd")
-    rid = req.get("id")
-    if cmd == "hello":
-        return {
-            "id": rid, "ok": True, "name": "fairy-stockfish (pyffish)",
-            "version": ".".join(str(x) for x in sf.version()),
-            "variants": [{"name": v, "rules": RULES[v]} for v in FSF],
-            "capabilities": ["legal-actions", "perft", "play", "drops", "promotion",
-                             "castling", "en-passant"],
-            "commands": ["hello", "legal_actions", "check_action", "perft", "apply", "status"],
-            "boards": [],
-        }
-    variant = req.get("variant")
-    if cmd not in ("legal_actions", "check_action", "perft", "apply", "status") or variant not in FSF:
-        return {"id": rid, "unsupported": True}
-    try:
-        place = Place(variant, req)
-    except ValueError as e:
-        return {"id": rid, "error": str(e)}
-    if cmd == "legal_actions":
-        return {"id": rid, "ok": True, "actions": sorted(place.table())}
-    if cmd == "check_action":
-        table = place.table()
-        action = req.get("action", "")
-        if action in table:
-            return {"id": rid, "ok": True, "legal": True, "canonical": action}
+class Ffish(se.Engine):
+    name = "fairy-stockfish (pyffish)"
+    version = ".".join(str(x) for x in sf.version())
+    variants = RULES
+    capabilities = ["legal-actions", "perft", "play", "drops", "promotion", "castling",
+                    "en-passant"]
+    boards = []
+
+    def start(self, variant, position):
+        return Game(variant, to_fen(variant, position))
+
+    def actions(self, game):
+        legal = game.legal()
+        fen = game.current_fen()
+        return {ours(game.variant, fen, m, legal): m for m in legal}
+
+    def moves(self, game):  # perft counts without translating
+        return game.legal()
+
+    def alias(self, game, text):
         # Other spellings our reader accepts (a castling king move written
-        # as `e1-g1`, a piece letter in front): try pyffish's own form.
-        # Only chess has such alternative spellings; shogi requires its `=`.
-        if variant == "chess-flat":
-            guess = action.lstrip("KQRBNP").replace("-", "").replace("=", "")
-            guess = guess[:4] + guess[4:].lower()
-            for text, m in table.items():
-                if m == guess:
-                    return {"id": rid, "ok": True, "legal": True, "canonical": text}
-        return {"id": rid, "ok": True, "legal": False, "reason": illegal_reason(place, action)}
-    if cmd == "perft":
-        depth = int(req.get("depth", 0))
-        if req.get("divide") and depth > 0:
-            rows = {}
-            for text, m in place.table().items():
-                place.moves.append(m)
-                rows[text] = place.perft(depth - 1)
-                place.moves.pop()
-            return {"id": rid, "ok": True, "nodes": sum(rows.values()), "divide": rows}
-        return {"id": rid, "ok": True, "nodes": place.perft(depth)}
-    fen = place.current_fen()
-    if cmd == "apply":
-        return {"id": rid, "ok": True, "position": from_fen(variant, fen)}
-    side_field = side_to_move(fen)
-    return {
-        "id": rid, "ok": True, "position": from_fen(variant, fen),
-        "to_move": "first" if side_field == "w" else "second",
-        "in_check": bool(sf.gives_check(place.fsf, place.fen, place.moves)),
-        "result": result(variant, place),
-    }
+        # as `e1-g1`, a piece letter in front): pyffish's own form. Only
+        # chess has such alternative spellings; shogi requires its `=`.
+        if game.variant != "chess-flat":
+            return None
+        guess = text.lstrip("KQRBNP").replace("-", "").replace("=", "")
+        return guess[:4] + guess[4:].lower()
 
+    def reason(self, game, text):
+        return illegal_reason(game, text)
 
-def main():
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            req = json.loads(line)
-        except ValueError as e:
-            reply = {"id": None, "error": f"unreadable request: {e}"}
-        else:
-            reply = handle(req)
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+    def position(self, game):
+        return from_fen(game.variant, game.current_fen())
+
+    def to_move(self, game):
+        return "first" if side_to_move(game.current_fen()) == "w" else "second"
+
+    def in_check(self, game):
+        return bool(sf.gives_check(game.fsf, game.fen, game.moves))
+
+    def result(self, game):
+        return result(game.variant, game)
 
 
 if __name__ == "__main__":
-    main()
+    se.serve(Ffish())
