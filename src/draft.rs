@@ -192,12 +192,13 @@ fn read_toml_files(folder: &Path) -> Result<Vec<(String, String)>, DraftError> {
     for entry in std::fs::read_dir(folder).map_err(|e| io(folder, e))? {
         let p = entry.map_err(|e| io(folder, e))?.path();
         if p.extension().is_some_and(|e| e == "toml") {
-            let text = crate::files::read_text(&p, crate::files::MAX_SPEC_FILE_BYTES).map_err(
-                |e| DraftError::Io {
-                    path: p.display().to_string(),
-                    message: e.reason(),
-                },
-            )?;
+            let text =
+                crate::files::read_text(&p, crate::files::MAX_SPEC_FILE_BYTES).map_err(|e| {
+                    DraftError::Io {
+                        path: p.display().to_string(),
+                        message: e.reason(),
+                    }
+                })?;
             files.push((p.display().to_string(), text));
         }
     }
@@ -731,12 +732,13 @@ pub fn accept(
     let mut untouched = Vec::new();
     for path in files {
         let label = path.display().to_string();
-        let text = crate::files::read_text(&path, crate::files::MAX_CASE_FILE_BYTES).map_err(|e| {
-            DraftError::Io {
-                path: label.clone(),
-                message: e.reason(),
-            }
-        })?;
+        let text =
+            crate::files::read_text(&path, crate::files::MAX_CASE_FILE_BYTES).map_err(|e| {
+                DraftError::Io {
+                    path: label.clone(),
+                    message: e.reason(),
+                }
+            })?;
         let mut parsed = crate::conformance::parse_file(&label, &text)?;
         let mut touched = false;
         let mut new_cases = Vec::new();

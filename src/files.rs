@@ -45,9 +45,7 @@ impl FileError {
         match self {
             FileError::Io { message, .. } => message.clone(),
             FileError::Folder { .. } => "a folder, not a file".into(),
-            FileError::NotRegular { .. } => {
-                "not a regular file (a FIFO, device or socket)".into()
-            }
+            FileError::NotRegular { .. } => "not a regular file (a FIFO, device or socket)".into(),
             FileError::TooLarge { size, limit, .. } => {
                 format!("{size} bytes; at most {limit} are read")
             }

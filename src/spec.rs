@@ -80,11 +80,12 @@ impl Library {
             let entry = entry.map_err(|e| read_err(&boards_dir, e))?;
             let p = entry.path();
             if p.extension().is_some_and(|e| e == "toml") {
-                let text = crate::files::read_text(&p, crate::files::MAX_SPEC_FILE_BYTES)
-                    .map_err(|e| SpecError::Io {
+                let text = crate::files::read_text(&p, crate::files::MAX_SPEC_FILE_BYTES).map_err(
+                    |e| SpecError::Io {
                         path: p.display().to_string(),
                         message: e.reason(),
-                    })?;
+                    },
+                )?;
                 files.push((p.display().to_string(), text));
             }
         }
@@ -303,12 +304,13 @@ pub fn clauses_from_dir(dir: &Path) -> Result<Vec<Clause>, SpecError> {
         };
         let edited = dir.join(&rules);
         if edited.is_file() {
-            let text = crate::files::read_text(&edited, crate::files::MAX_RULES_BYTES).map_err(
-                |e| SpecError::Io {
-                    path: edited.display().to_string(),
-                    message: e.reason(),
-                },
-            )?;
+            let text =
+                crate::files::read_text(&edited, crate::files::MAX_RULES_BYTES).map_err(|e| {
+                    SpecError::Io {
+                        path: edited.display().to_string(),
+                        message: e.reason(),
+                    }
+                })?;
             out.extend(parse_clauses(&edited.display().to_string(), &text));
         } else {
             let label = format!("spec/{}", rules.display());

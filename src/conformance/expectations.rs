@@ -65,12 +65,13 @@ impl Expectations {
         corpus_ids: &HashSet<&str>,
     ) -> Result<Expectations, ExpectationsError> {
         let file = path.display().to_string();
-        let text = crate::files::read_text(path, crate::files::MAX_CASE_FILE_BYTES).map_err(|e| {
-            ExpectationsError::Read {
-                file: file.clone(),
-                message: e.reason(),
-            }
-        })?;
+        let text =
+            crate::files::read_text(path, crate::files::MAX_CASE_FILE_BYTES).map_err(|e| {
+                ExpectationsError::Read {
+                    file: file.clone(),
+                    message: e.reason(),
+                }
+            })?;
         Expectations::parse(&file, &text, corpus_ids)
     }
 

@@ -57,10 +57,12 @@ impl Corpus {
             })?;
             let p = entry.path();
             if entry.file_type().is_file() && p.extension().is_some_and(|e| e == "json") {
-                let text = crate::files::read_text(p, crate::files::MAX_CASE_FILE_BYTES)
-                    .map_err(|e| CorpusError::Parse {
-                        file: p.display().to_string(),
-                        message: e.reason(),
+                let text =
+                    crate::files::read_text(p, crate::files::MAX_CASE_FILE_BYTES).map_err(|e| {
+                        CorpusError::Parse {
+                            file: p.display().to_string(),
+                            message: e.reason(),
+                        }
                     })?;
                 files.push((p.display().to_string(), text));
             }
