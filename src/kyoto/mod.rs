@@ -648,7 +648,25 @@ impl Rules for KyotoRules {
     }
 
     fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
-        Position::parse(text)
+        let pos = Position::parse(text)?;
+        // KY-I6: the game has a fixed set of tokens; a position holds at
+        // most as many of each as the initial position does.
+        let have = pos.tokens_by_kind();
+        let set = self.start().tokens_by_kind();
+        for t in Token::ALL {
+            if have[t.index()] > set[t.index()] {
+                return Err(PositionError {
+                    field: "hand".into(),
+                    message: format!(
+                        "{} {} tokens on the board and in hand; the game has {} (KY-I6)",
+                        have[t.index()],
+                        t.hand_letter(),
+                        set[t.index()]
+                    ),
+                });
+            }
+        }
+        Ok(pos)
     }
 
     fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {

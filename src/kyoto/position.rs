@@ -42,6 +42,23 @@ impl Position {
             .position(|c| matches!(c, Some(Piece { owner, face: Face::King }) if *owner == p))
     }
 
+    /// How many of each token (by [`Token::index`]) are on the board or in
+    /// either hand, whatever face they show.
+    pub fn tokens_by_kind(&self) -> [usize; 4] {
+        let mut n = [0; 4];
+        for piece in self.board.iter().flatten() {
+            if let Some(t) = piece.face.token() {
+                n[t.index()] += 1;
+            }
+        }
+        for hand in &self.hands {
+            for (i, &k) in hand.iter().enumerate() {
+                n[i] += k as usize;
+            }
+        }
+        n
+    }
+
     /// Tokens on the board and in both hands, kings included.
     pub fn token_count(&self) -> usize {
         self.board.iter().flatten().count()
@@ -181,7 +198,15 @@ impl Position {
             } else {
                 Player::Second
             };
-            pos.hands[owner.index()][token.index()] += 1;
+            // Counted without overflow: the rules check in `KyotoRules`
+            // then refuses more tokens than the game has.
+            let slot = &mut pos.hands[owner.index()][token.index()];
+            *slot = slot.checked_add(1).ok_or_else(|| {
+                err(
+                    "hand",
+                    format!("more than 255 '{}' in hand", token.hand_letter()),
+                )
+            })?;
         }
         let fields: Vec<&str> = rest.split_whitespace().collect();
         let side = fields
