@@ -16,7 +16,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::protocol::{Command, Hello, PROTOCOL_VERSION, Request};
+use super::protocol::{
+    Command, EXTENSION_PREFIX, Hello, PROTOCOL_VERSION, Request, reply_fields,
+};
 use super::reference::Reference;
 use super::runner::ErrorKind;
 
@@ -65,8 +67,9 @@ pub enum StartError {
     Handshake { command: String, message: String },
 }
 
-/// Sorts one reply line into an answer or an [`AskError`].
-pub fn read_reply(line: &str, id: u64) -> Result<Value, AskError> {
+/// Sorts one reply line to the request `id`, a `command`, into an answer
+/// or an [`AskError`].
+pub fn read_reply(line: &str, id: u64, command: &str) -> Result<Value, AskError> {
     let shown = shorten(line.trim());
     let v: Value = serde_json::from_str(line).map_err(|e| {
         AskError::failed(
@@ -74,10 +77,10 @@ pub fn read_reply(line: &str, id: u64) -> Result<Value, AskError> {
             format!("the reply is not JSON ({e}): {shown}"),
         )
     })?;
-    read_reply_value(v, id, &shown)
+    read_reply_value(v, id, command, &shown)
 }
 
-fn read_reply_value(v: Value, id: u64, shown: &str) -> Result<Value, AskError> {
+fn read_reply_value(v: Value, id: u64, command: &str, shown: &str) -> Result<Value, AskError> {
     let Value::Object(map) = &v else {
         return Err(AskError::failed(
             ErrorKind::Malformed,
@@ -105,10 +108,32 @@ fn read_reply_value(v: Value, id: u64, shown: &str) -> Result<Value, AskError> {
             ));
         }
     }
+    // An undefined field is refused by name rather than ignored: a
+    // misspelt optional field (`reasn`, `divde`) would otherwise read as
+    // absent and turn into a wrong answer that is hard to trace.
+    let unknown = |allowed: &[&str]| {
+        map.keys()
+            .find(|k| !allowed.contains(&k.as_str()) && !k.starts_with(EXTENSION_PREFIX))
+            .map(|k| {
+                AskError::failed(
+                    ErrorKind::Malformed,
+                    format!(
+                        "the reply to '{command}' has the unknown field '{k}' \
+                         (extensions start with '{EXTENSION_PREFIX}'): {shown}"
+                    ),
+                )
+            })
+    };
     if map.get("unsupported") == Some(&Value::Bool(true)) {
-        return Err(AskError::Unsupported);
+        return match unknown(&["id", "unsupported"]) {
+            Some(e) => Err(e),
+            None => Err(AskError::Unsupported),
+        };
     }
     if let Some(e) = map.get("error") {
+        if let Some(bad) = unknown(&["id", "error"]) {
+            return Err(bad);
+        }
         let message = e
             .as_str()
             .map(String::from)
@@ -116,7 +141,12 @@ fn read_reply_value(v: Value, id: u64, shown: &str) -> Result<Value, AskError> {
         return Err(AskError::failed(ErrorKind::Engine, message));
     }
     if map.get("ok") == Some(&Value::Bool(true)) {
-        return Ok(v);
+        let mut allowed = vec!["id", "ok"];
+        allowed.extend_from_slice(reply_fields(command));
+        return match unknown(&allowed) {
+            Some(e) => Err(e),
+            None => Ok(v),
+        };
     }
     Err(AskError::failed(
         ErrorKind::Malformed,
@@ -161,7 +191,7 @@ impl Engine for Embedded<'_> {
             id,
             command: command.clone(),
         });
-        read_reply_value(reply, id, "(embedded reply)")
+        read_reply_value(reply, id, command.name(), "(embedded reply)")
     }
 }
 
@@ -462,6 +492,7 @@ impl Process {
             shown,
             limits,
             hello: Hello {
+                protocol: PROTOCOL_VERSION,
                 name: String::new(),
                 version: String::new(),
                 variants: vec![],
@@ -544,18 +575,30 @@ impl Process {
                 });
             }
         };
-        if let Some(field) = unknown_hello_field(&reply) {
+        // Unknown fields were refused by `read_reply`, naming the field.
+        if let Err(message) = check_hello_protocol(&reply) {
             self.stop();
-            return Err(handshake(format!(
-                "its hello reply has the unknown field '{field}' (extensions start with 'x-')"
-            )));
+            return Err(handshake(message));
         }
-        serde_json::from_value::<Hello>(reply).map_err(|e| {
+        let hello = serde_json::from_value::<Hello>(reply).map_err(|e| {
             self.stop();
             handshake(format!(
                 "its hello reply does not have the expected fields: {e}"
             ))
-        })
+        })?;
+        if let Some(v) = hello
+            .variants
+            .iter()
+            .find(|v| super::version::Version::parse(&v.rules).is_err())
+        {
+            self.stop();
+            return Err(handshake(format!(
+                "its hello reply declares rules '{}' for the variant '{}': a rules version \
+                 is dotted integers, such as \"0.2\"",
+                v.rules, v.name
+            )));
+        }
+        Ok(hello)
     }
 
     /// Kills the engine (if running) and its process group.
@@ -635,7 +678,7 @@ impl Process {
         let name = command.name();
         let result = match waited {
             Waited::Line(Line::Text(bytes)) => match String::from_utf8(bytes) {
-                Ok(reply) => read_reply(&reply, id),
+                Ok(reply) => read_reply(&reply, id, name),
                 Err(e) => Err(AskError::failed(
                     ErrorKind::Malformed,
                     format!(
@@ -697,25 +740,32 @@ impl Process {
     }
 }
 
-/// The first field of a hello reply that protocol 1.0 does not define
-/// (extension fields start with `x-`).
-fn unknown_hello_field(reply: &Value) -> Option<String> {
-    const KNOWN: [&str; 9] = [
-        "id",
-        "ok",
-        "protocol",
-        "name",
-        "version",
-        "variants",
-        "capabilities",
-        "commands",
-        "boards",
-    ];
-    reply
-        .as_object()?
-        .keys()
-        .find(|k| !KNOWN.contains(&k.as_str()) && !k.starts_with("x-"))
-        .cloned()
+/// The hello reply must say which protocol it speaks, with this runner's
+/// major version: an engine written for another major version reads
+/// requests differently, so every answer it gave would be suspect.
+fn check_hello_protocol(reply: &Value) -> Result<(), String> {
+    let Some(given) = reply.get("protocol") else {
+        return Err(format!(
+            "its hello reply has no 'protocol'; an engine for protocol {PROTOCOL_VERSION} \
+             replies \"protocol\": \"{PROTOCOL_VERSION}\""
+        ));
+    };
+    let version = given
+        .as_str()
+        .and_then(super::protocol::ProtocolVersion::parse)
+        .ok_or_else(|| {
+            format!(
+                "its hello reply has \"protocol\": {given}, not a version such as \"{PROTOCOL_VERSION}\""
+            )
+        })?;
+    if !version.is_compatible() {
+        return Err(format!(
+            "its hello reply says protocol {version}; this runner speaks protocol \
+             {PROTOCOL_VERSION} (major version {})",
+            PROTOCOL_VERSION.major
+        ));
+    }
+    Ok(())
 }
 
 impl Engine for Process {
@@ -817,12 +867,14 @@ mod tests {
 
     #[test]
     fn replies_are_sorted() {
-        assert!(read_reply(r#"{"id":3,"ok":true,"actions":[]}"#, 3).is_ok());
+        let cmd = "legal_actions";
+        assert!(read_reply(r#"{"id":3,"ok":true,"actions":[]}"#, 3, cmd).is_ok());
+        assert!(read_reply(r#"{"id":3,"ok":true,"actions":[],"x-ms":4}"#, 3, cmd).is_ok());
         assert_eq!(
-            read_reply(r#"{"id":3,"unsupported":true}"#, 3),
+            read_reply(r#"{"id":3,"unsupported":true}"#, 3, cmd),
             Err(AskError::Unsupported)
         );
-        let kind = |line: &str| match read_reply(line, 3) {
+        let kind = |line: &str| match read_reply(line, 3, cmd) {
             Err(AskError::Failed { kind, .. }) => Some(kind),
             _ => None,
         };
@@ -833,5 +885,33 @@ mod tests {
         assert_eq!(kind("hello?"), Some(ErrorKind::Malformed));
         assert_eq!(kind("[1]"), Some(ErrorKind::Malformed));
         assert_eq!(kind(r#"{"id":3}"#), Some(ErrorKind::Malformed));
+        // Fields the reply kind does not define are refused by name.
+        for line in [
+            r#"{"id":3,"ok":true,"actions":[],"action":[]}"#,
+            r#"{"id":3,"unsupported":true,"why":"no"}"#,
+            r#"{"id":3,"error":"bad","detail":"x"}"#,
+            r#"{"id":3,"ok":true,"actions":[],"nodes":1}"#,
+        ] {
+            match read_reply(line, 3, cmd) {
+                Err(AskError::Failed {
+                    kind: ErrorKind::Malformed,
+                    message,
+                }) => assert!(message.contains("unknown field"), "{message}"),
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_hello_reply_names_its_protocol() {
+        let check = |reply: Value| check_hello_protocol(&reply);
+        assert!(check(serde_json::json!({"protocol": "1.0"})).is_ok());
+        assert!(check(serde_json::json!({"protocol": "1.7"})).is_ok());
+        let no = check(serde_json::json!({})).unwrap_err();
+        assert!(no.contains("no 'protocol'"), "{no}");
+        let two = check(serde_json::json!({"protocol": "2.0"})).unwrap_err();
+        assert!(two.contains("protocol 2.0"), "{two}");
+        let int = check(serde_json::json!({"protocol": 1})).unwrap_err();
+        assert!(int.contains("\"protocol\": 1"), "{int}");
     }
 }

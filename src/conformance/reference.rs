@@ -91,6 +91,7 @@ impl<'a> Reference<'a> {
             }
         }
         Hello {
+            protocol: protocol::PROTOCOL_VERSION,
             name: self.name.clone(),
             version: env!("CARGO_PKG_VERSION").to_string(),
             variants: self
@@ -126,7 +127,9 @@ impl<'a> Reference<'a> {
         };
         match &req.command {
             Command::Hello { protocol: p } => {
-                if *p != protocol::PROTOCOL_VERSION {
+                // Any 1.x runner is served: minor versions only add
+                // optional fields, which this engine answers as 1.0.
+                if !p.is_compatible() {
                     return protocol::error_line(
                         Some(id),
                         format!(

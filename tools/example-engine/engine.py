@@ -460,7 +460,7 @@ def reply(request):
     rid = request.get("id")
     cmd = request.get("cmd")
     if cmd == "hello":
-        return {"id": rid, "ok": True, "name": "example-engine", "version": "0.1",
+        return {"id": rid, "ok": True, "protocol": "1.0", "name": "example-engine", "version": "0.1",
                 "variants": [], "capabilities": ["geometry"],
                 "commands": ["hello", "geometry"], "boards": sorted(BOARDS)}
     if cmd == "geometry":

@@ -332,7 +332,7 @@ def handle(req):
     rid = req.get("id")
     if cmd == "hello":
         return {
-            "id": rid, "ok": True, "name": "fairy-stockfish (pyffish)",
+            "id": rid, "ok": True, "protocol": "1.0", "name": "fairy-stockfish (pyffish)",
             "version": ".".join(str(x) for x in sf.version()),
             "variants": [{"name": v, "rules": RULES[v]} for v in FSF],
             "capabilities": ["legal-actions", "perft", "play", "drops", "promotion",
