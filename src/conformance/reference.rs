@@ -524,6 +524,7 @@ fn solid_answer(check: &Check, solid: &TetraBoard) -> Result<Value, String> {
         Check::Reach {
             from,
             pattern,
+            facing,
             occupied,
             ..
         } => {
@@ -541,10 +542,14 @@ fn solid_answer(check: &Check, solid: &TetraBoard) -> Result<Value, String> {
             };
             let arrivals: Vec<Arrival> = cells
                 .into_iter()
+                // No step of the solid turns a piece, so every arrival has
+                // the identity transport and keeps the facing asked about:
+                // the answer has a facing exactly when the question does,
+                // as on every other board.
                 .map(|c| Arrival {
                     cell: solid.cell_name(c),
                     transport: Transport::IDENTITY.name().to_string(),
-                    facing: None,
+                    facing: *facing,
                 })
                 .collect();
             json(&arrivals)
