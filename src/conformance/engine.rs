@@ -636,8 +636,10 @@ impl Process {
                 return Waited::TimedOut;
             }
             match r.lines.recv_timeout(SLICE.min(deadline - now)) {
+                Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    return Process::closed_or_exited(r, SLICE);
+                }
                 Ok(line) => return Waited::Line(line),
-                Err(RecvTimeoutError::Disconnected) => return Waited::Line(Line::Closed),
                 Err(RecvTimeoutError::Timeout) => {}
             }
             if let Ok(Some(status)) = r.child.try_wait() {
@@ -648,6 +650,23 @@ impl Process {
                 }
                 return Waited::Exited(status.to_string());
             }
+        }
+    }
+
+    /// Stdout closed: an engine that exits closes it at the same moment, and
+    /// which of the two the runner notices first is a race. Waiting up to
+    /// `grace` for the exit makes the report say "exited" whenever the
+    /// engine did, and "closed its stdout" only for one still running.
+    fn closed_or_exited(r: &mut Running, grace: Duration) -> Waited {
+        let until = std::time::Instant::now() + grace;
+        loop {
+            if let Ok(Some(status)) = r.child.try_wait() {
+                return Waited::Exited(status.to_string());
+            }
+            if std::time::Instant::now() >= until {
+                return Waited::Line(Line::Closed);
+            }
+            std::thread::sleep(Duration::from_millis(1));
         }
     }
 
