@@ -198,7 +198,11 @@ fn the_handshake_needs_protocol_major_version_1() {
     let engine = |name: &str, protocol: &str| {
         let script = dir.join(name);
         let hello = format!(r#"{{"id":0,"ok":true,{protocol}"name":"e","version":"1"}}"#);
-        std::fs::write(&script, format!("read line\necho '{hello}'\ncat >/dev/null\n")).unwrap();
+        std::fs::write(
+            &script,
+            format!("read line\necho '{hello}'\ncat >/dev/null\n"),
+        )
+        .unwrap();
         format!("sh {}", script.display())
     };
     common::check_input_error(
@@ -206,12 +210,20 @@ fn the_handshake_needs_protocol_major_version_1() {
         "its hello reply has no 'protocol'",
     );
     common::check_input_error(
-        &["conform", "--engine", &engine("two.sh", r#""protocol":"2.0","#)],
+        &[
+            "conform",
+            "--engine",
+            &engine("two.sh", r#""protocol":"2.0","#),
+        ],
         "its hello reply says protocol 2.0; this runner speaks protocol 1.0",
     );
     let later_minor = conform(&engine("one.sh", r#""protocol":"1.4","#), &[]);
     assert_eq!(later_minor.code, 0, "{}", later_minor.stderr);
-    check_every_case(&later_minor, "unsupported", "does not declare the capability");
+    check_every_case(
+        &later_minor,
+        "unsupported",
+        "does not declare the capability",
+    );
 }
 
 // ---- seams engine under any input ----

@@ -545,9 +545,8 @@ impl ChessRules {
         // a missing or wrong promotion choice is reported as such even when
         // the move would also expose the king (PROTOCOL.md: `promotion`
         // before `king-in-check`); king safety decides last.
-        let on_route = |a: &Action| {
-            a.from == from && a.to == to && !matches!(a.special, Special::Castle(_))
-        };
+        let on_route =
+            |a: &Action| a.from == from && a.to == to && !matches!(a.special, Special::Castle(_));
         let mut pseudo = Vec::new();
         self.pseudo_moves(pos, &mut pseudo);
         let mut cands: Vec<Action> = pseudo.iter().filter(|a| on_route(a)).copied().collect();

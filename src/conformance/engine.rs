@@ -16,9 +16,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::protocol::{
-    Command, EXTENSION_PREFIX, Hello, PROTOCOL_VERSION, Request, reply_fields,
-};
+use super::protocol::{Command, EXTENSION_PREFIX, Hello, PROTOCOL_VERSION, Request, reply_fields};
 use super::reference::Reference;
 use super::runner::ErrorKind;
 

@@ -418,7 +418,10 @@ mod tests {
         assert_eq!(read("1.0".into()).unwrap(), PROTOCOL_VERSION);
         assert_eq!(
             read("1.12".into()).unwrap(),
-            ProtocolVersion { major: 1, minor: 12 }
+            ProtocolVersion {
+                major: 1,
+                minor: 12
+            }
         );
         assert_eq!(read(1.into()).unwrap(), PROTOCOL_VERSION);
         for bad in ["1", "1.", ".1", "1.0.0", "v1.0", "1.x", ""] {
