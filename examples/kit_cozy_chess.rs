@@ -102,6 +102,7 @@ impl CozyChess {
     fn answer(&self, command: &Command) -> Result<Value, String> {
         match command {
             Command::Hello { .. } => Ok(json!({
+                "protocol": "1.0",
                 "name": "cozy-chess (seams kit example)",
                 "version": "0.3",
                 "variants": [{"name": "chess-flat", "rules": "0.1"}],

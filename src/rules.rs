@@ -72,6 +72,7 @@ pub enum EndReason {
 
 /// A finished game: the winner (`None` for a draw) and the reason.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct GameResult {
     pub winner: Option<Player>,
     pub reason: EndReason,

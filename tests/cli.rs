@@ -227,7 +227,7 @@ fn the_engine_speaks_the_protocol_over_stdio() {
         .spawn()
         .expect("seams engine starts");
     let input = [
-        r#"{"id":0,"cmd":"hello","protocol":1}"#,
+        r#"{"id":0,"cmd":"hello","protocol":"1.0"}"#,
         r#"{"id":1,"cmd":"geometry","board":"klein-9x18","question":{"kind":"walk","board":"klein-9x18","from":"i18","steps":["NE"],"facing":"up"}}"#,
         r#"{"id":2,"cmd":"geometry","board":"genus2-9x9","question":{"kind":"invariants","board":"genus2-9x9"}}"#,
         r#"{"id":3,"cmd":"legal_actions","variant":"no-such-variant"}"#,

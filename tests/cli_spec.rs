@@ -217,7 +217,7 @@ fn spec_changes_conform_and_the_served_engine() {
             .spawn()
             .unwrap();
         let requests = concat!(
-            r#"{"id":0,"cmd":"hello","protocol":1}"#,
+            r#"{"id":0,"cmd":"hello","protocol":"1.0"}"#,
             "\n",
             r#"{"id":1,"cmd":"perft","variant":"shogi-klein","depth":1}"#,
             "\n"

@@ -219,6 +219,46 @@ fn unknown_hello_fields_are_refused_by_name() {
     );
 }
 
+/// A hello reply without `protocol`, or with another major version, ends
+/// the run at the handshake with a message naming the version; the same
+/// reply naming protocol 1.x is accepted.
+#[test]
+fn the_handshake_needs_protocol_major_version_1() {
+    let dir = std::env::temp_dir().join(format!("seams-wedge-hello-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Answers hello offering no command, so no case is asked, then waits
+    // for the end of its input.
+    let engine = |name: &str, protocol: &str| {
+        let script = dir.join(name);
+        let hello = format!(r#"{{"id":0,"ok":true,{protocol}"name":"e","version":"1"}}"#);
+        std::fs::write(
+            &script,
+            format!("read line\necho '{hello}'\ncat >/dev/null\n"),
+        )
+        .unwrap();
+        format!("sh {}", script.display())
+    };
+    common::check_input_error(
+        &["conform", "--engine", &engine("none.sh", "")],
+        "its hello reply has no 'protocol'",
+    );
+    common::check_input_error(
+        &[
+            "conform",
+            "--engine",
+            &engine("two.sh", r#""protocol":"2.0","#),
+        ],
+        "its hello reply says protocol 2.0; this runner speaks protocol 1.0",
+    );
+    let later_minor = conform(&engine("one.sh", r#""protocol":"1.4","#), &[]);
+    assert_eq!(later_minor.code, 0, "{}", later_minor.stderr);
+    check_every_case(
+        &later_minor,
+        "unsupported",
+        "does not declare the capability",
+    );
+}
+
 // ---- seams engine under any input ----
 
 fn serve(input: &[u8]) -> Vec<Value> {

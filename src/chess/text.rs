@@ -541,12 +541,15 @@ impl ChessRules {
                 format!("the piece on {} is a {:?}", b.cell_name(from), mover.kind),
             ));
         }
-        let legal = self.legal(pos);
-        let mut cands: Vec<Action> = legal
-            .iter()
-            .filter(|a| a.from == from && a.to == to && !matches!(a.special, Special::Castle(_)))
-            .copied()
-            .collect();
+        // The text is judged against the pseudo-legal moves first, so that
+        // a missing or wrong promotion choice is reported as such even when
+        // the move would also expose the king (PROTOCOL.md: `promotion`
+        // before `king-in-check`); king safety decides last.
+        let on_route =
+            |a: &Action| a.from == from && a.to == to && !matches!(a.special, Special::Castle(_));
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(pos, &mut pseudo);
+        let mut cands: Vec<Action> = pseudo.iter().filter(|a| on_route(a)).copied().collect();
         if cands.is_empty() {
             if mover.kind == Kind::King {
                 for side in Side::BOTH {
@@ -558,24 +561,15 @@ impl ChessRules {
                     }
                 }
             }
-            let mut pseudo = Vec::new();
-            self.pseudo_moves(pos, &mut pseudo);
-            return Err(if pseudo.iter().any(|a| a.from == from && a.to == to) {
-                aerr(
-                    IllegalReason::KingInCheck,
-                    "that move leaves the king attacked",
-                )
-            } else {
-                aerr(
-                    IllegalReason::Unreachable,
-                    format!(
-                        "the {:?} on {} cannot reach {}",
-                        mover.kind,
-                        b.cell_name(from),
-                        b.cell_name(to)
-                    ),
-                )
-            });
+            return Err(aerr(
+                IllegalReason::Unreachable,
+                format!(
+                    "the {:?} on {} cannot reach {}",
+                    mover.kind,
+                    b.cell_name(from),
+                    b.cell_name(to)
+                ),
+            ));
         }
         let promoting = cands.iter().any(|a| a.promotion.is_some());
         match (promoting, promotion) {
@@ -614,7 +608,23 @@ impl ChessRules {
                 ));
             }
         }
-        match cands.as_slice() {
+        // The legal actions that fit the text: routes with one outcome are
+        // merged there, so two of them differ in their final facing.
+        let fitting: Vec<Action> = self
+            .legal(pos)
+            .into_iter()
+            .filter(|a| {
+                on_route(a)
+                    && cands
+                        .iter()
+                        .any(|c| c.promotion == a.promotion && c.facing == a.facing)
+            })
+            .collect();
+        match fitting.as_slice() {
+            [] => Err(aerr(
+                IllegalReason::KingInCheck,
+                "that move leaves the king attacked",
+            )),
             [a] => Ok(*a),
             _ => Err(aerr(
                 IllegalReason::Ambiguous,

@@ -590,7 +590,12 @@ fn misbehave(f: Fault, reference: &Reference, line: &str) -> Option<String> {
             serde_json::json!({"id": id, "ok": true, "answer": 42, "actions": 42, "nodes": "many"})
                 .to_string()
         }
-        Fault::BadHello => serde_json::json!({"id": id, "ok": true}).to_string(),
+        // It names its protocol, so the handshake fails on the missing
+        // fields rather than on the version.
+        Fault::BadHello => {
+            serde_json::json!({"id": id, "ok": true, "protocol": protocol::PROTOCOL_VERSION})
+                .to_string()
+        }
         Fault::WrongId => {
             let mut reply = reference.handle_line(line);
             reply["id"] = serde_json::json!(id + 1000);

@@ -138,10 +138,10 @@ pub enum Command {
     Conform(conform::ConformArgs),
     /// Serve the reference engine over the engine protocol on stdio.
     ///
-    /// JSON lines on stdin and stdout; see conformance/README.md.
+    /// JSON lines on stdin and stdout; see conformance/PROTOCOL.md.
     ///
     /// Examples:
-    ///   echo '{"id":0,"cmd":"hello","protocol":1}' | seams engine
+    ///   echo '{"id":0,"cmd":"hello","protocol":"1.0"}' | seams engine
     ///   seams engine --mutant seam-keeps-facing     # a deliberately wrong engine
     ///   seams conform --engine "seams engine --mutant cone-diagonals"
     #[command(verbatim_doc_comment)]

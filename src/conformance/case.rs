@@ -319,6 +319,20 @@ pub enum Check {
 }
 
 impl Check {
+    /// The check kinds asked through the protocol's `geometry` command, as
+    /// the `kind` of its `question`.
+    pub const GEOMETRY_KINDS: [&'static str; 9] = [
+        "invariants",
+        "walk",
+        "reach",
+        "forbidden-diagonals",
+        "bishop-reach",
+        "diagonal-components",
+        "file-orbits",
+        "solid-facts",
+        "board-file",
+    ];
+
     pub fn kind(&self) -> &'static str {
         match self {
             Check::Invariants { .. } => "invariants",

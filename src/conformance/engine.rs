@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::protocol::{Command, Hello, PROTOCOL_VERSION, Request};
+use super::protocol::{Command, EXTENSION_PREFIX, Hello, PROTOCOL_VERSION, Request, reply_fields};
 use super::reference::Reference;
 use super::runner::ErrorKind;
 
@@ -72,8 +72,9 @@ pub enum StartError {
     Handshake { command: String, message: String },
 }
 
-/// Sorts one reply line into an answer or an [`AskError`].
-pub fn read_reply(line: &str, id: u64) -> Result<Value, AskError> {
+/// Sorts one reply line to the request `id`, a `command`, into an answer
+/// or an [`AskError`].
+pub fn read_reply(line: &str, id: u64, command: &str) -> Result<Value, AskError> {
     let shown = shorten(line.trim());
     let v: Value = serde_json::from_str(line).map_err(|e| {
         AskError::failed(
@@ -81,10 +82,10 @@ pub fn read_reply(line: &str, id: u64) -> Result<Value, AskError> {
             format!("the reply is not JSON ({e}): {shown}"),
         )
     })?;
-    read_reply_value(v, id, &shown)
+    read_reply_value(v, id, command, &shown)
 }
 
-pub fn read_reply_value(v: Value, id: u64, shown: &str) -> Result<Value, AskError> {
+pub fn read_reply_value(v: Value, id: u64, command: &str, shown: &str) -> Result<Value, AskError> {
     let Value::Object(map) = &v else {
         return Err(AskError::failed(
             ErrorKind::Malformed,
@@ -112,10 +113,32 @@ pub fn read_reply_value(v: Value, id: u64, shown: &str) -> Result<Value, AskErro
             ));
         }
     }
+    // An undefined field is refused by name rather than ignored: a
+    // misspelt optional field (`reasn`, `divde`) would otherwise read as
+    // absent and turn into a wrong answer that is hard to trace.
+    let unknown = |allowed: &[&str]| {
+        map.keys()
+            .find(|k| !allowed.contains(&k.as_str()) && !k.starts_with(EXTENSION_PREFIX))
+            .map(|k| {
+                AskError::failed(
+                    ErrorKind::Malformed,
+                    format!(
+                        "the reply to '{command}' has the unknown field '{k}' \
+                         (extensions start with '{EXTENSION_PREFIX}'): {shown}"
+                    ),
+                )
+            })
+    };
     if map.get("unsupported") == Some(&Value::Bool(true)) {
-        return Err(AskError::Unsupported);
+        return match unknown(&["id", "unsupported"]) {
+            Some(e) => Err(e),
+            None => Err(AskError::Unsupported),
+        };
     }
     if let Some(e) = map.get("error") {
+        if let Some(bad) = unknown(&["id", "error"]) {
+            return Err(bad);
+        }
         let message = e
             .as_str()
             .map(String::from)
@@ -123,7 +146,12 @@ pub fn read_reply_value(v: Value, id: u64, shown: &str) -> Result<Value, AskErro
         return Err(AskError::failed(ErrorKind::Engine, message));
     }
     if map.get("ok") == Some(&Value::Bool(true)) {
-        return Ok(v);
+        let mut allowed = vec!["id", "ok"];
+        allowed.extend_from_slice(reply_fields(command));
+        return match unknown(&allowed) {
+            Some(e) => Err(e),
+            None => Ok(v),
+        };
     }
     Err(AskError::failed(
         ErrorKind::Malformed,
@@ -168,7 +196,7 @@ impl Engine for Embedded<'_> {
             id,
             command: command.clone(),
         });
-        read_reply_value(reply, id, "(embedded reply)")
+        read_reply_value(reply, id, command.name(), "(embedded reply)")
     }
 }
 
@@ -243,6 +271,27 @@ pub fn split_command(command: &str) -> Result<Vec<String>, StartError> {
         return Err(StartError::Empty);
     }
     Ok(words)
+}
+
+/// The checks every hello reply passes, wherever the engine runs: the
+/// protocol version, the fields (unknown ones were already refused by
+/// [`read_reply`], naming the field) and dotted-integer rules versions.
+pub fn read_hello(reply: Value) -> Result<Hello, String> {
+    check_hello_protocol(&reply)?;
+    let hello = serde_json::from_value::<Hello>(reply)
+        .map_err(|e| format!("its hello reply does not have the expected fields: {e}"))?;
+    if let Some(v) = hello
+        .variants
+        .iter()
+        .find(|v| super::version::Version::parse(&v.rules).is_err())
+    {
+        return Err(format!(
+            "its hello reply declares rules '{}' for the variant '{}': a rules version \
+             is dotted integers, such as \"0.2\"",
+            v.rules, v.name
+        ));
+    }
+    Ok(hello)
 }
 
 /// The bounds that keep a misbehaving engine from wedging or flooding the
@@ -471,6 +520,7 @@ impl Process {
             shown,
             limits,
             hello: Hello {
+                protocol: PROTOCOL_VERSION,
                 name: String::new(),
                 version: String::new(),
                 variants: vec![],
@@ -554,18 +604,11 @@ impl Process {
                 });
             }
         };
-        if let Some(field) = unknown_hello_field(&reply) {
+        let hello = read_hello(reply).map_err(|message| {
             self.stop();
-            return Err(handshake(format!(
-                "its hello reply has the unknown field '{field}' (extensions start with 'x-')"
-            )));
-        }
-        serde_json::from_value::<Hello>(reply).map_err(|e| {
-            self.stop();
-            handshake(format!(
-                "its hello reply does not have the expected fields: {e}"
-            ))
-        })
+            handshake(message)
+        })?;
+        Ok(hello)
     }
 
     /// Kills the engine (if running) and its process group.
@@ -603,8 +646,10 @@ impl Process {
                 return Waited::TimedOut;
             }
             match r.lines.recv_timeout(SLICE.min(deadline - now)) {
+                Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    return Process::closed_or_exited(r, SLICE);
+                }
                 Ok(line) => return Waited::Line(line),
-                Err(RecvTimeoutError::Disconnected) => return Waited::Line(Line::Closed),
                 Err(RecvTimeoutError::Timeout) => {}
             }
             if let Ok(Some(status)) = r.child.try_wait() {
@@ -618,17 +663,20 @@ impl Process {
         }
     }
 
-    /// The engine's exit status if it exits within a moment.
-    fn exit_status_soon(r: &mut Running) -> Option<String> {
-        let deadline = std::time::Instant::now() + Duration::from_millis(200);
+    /// Stdout closed: an engine that exits closes it at the same moment, and
+    /// which of the two the runner notices first is a race. Waiting up to
+    /// `grace` for the exit makes the report say "exited" whenever the
+    /// engine did, and "closed its stdout" only for one still running.
+    fn closed_or_exited(r: &mut Running, grace: Duration) -> Waited {
+        let until = std::time::Instant::now() + grace;
         loop {
             if let Ok(Some(status)) = r.child.try_wait() {
-                return Some(status.to_string());
+                return Waited::Exited(status.to_string());
             }
-            if std::time::Instant::now() >= deadline {
-                return None;
+            if std::time::Instant::now() >= until {
+                return Waited::Line(Line::Closed);
             }
-            std::thread::sleep(Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(1));
         }
     }
 
@@ -659,7 +707,7 @@ impl Process {
         let name = command.name();
         let result = match waited {
             Waited::Line(Line::Text(bytes)) => match String::from_utf8(bytes) {
-                Ok(reply) => read_reply(&reply, id),
+                Ok(reply) => read_reply(&reply, id, name),
                 Err(e) => Err(AskError::failed(
                     ErrorKind::Malformed,
                     format!(
@@ -675,15 +723,7 @@ impl Process {
                     self.limits.max_reply_bytes
                 ),
             )),
-            Waited::Line(Line::Closed) => {
-                // Most often the engine has exited and its stdout closed
-                // with it; say which, so the report names the exit status.
-                let what = match Process::exit_status_soon(r) {
-                    Some(status) => format!("exited ({status})"),
-                    None => "closed its stdout".to_string(),
-                };
-                return Err(self.crashed(name, &what));
-            }
+            Waited::Line(Line::Closed) => return Err(self.crashed(name, "closed its stdout")),
             Waited::Exited(status) => {
                 return Err(self.crashed(name, &format!("exited ({status})")));
             }
@@ -729,25 +769,32 @@ impl Process {
     }
 }
 
-/// The first field of a hello reply that protocol 1.0 does not define
-/// (extension fields start with `x-`).
-fn unknown_hello_field(reply: &Value) -> Option<String> {
-    const KNOWN: [&str; 9] = [
-        "id",
-        "ok",
-        "protocol",
-        "name",
-        "version",
-        "variants",
-        "capabilities",
-        "commands",
-        "boards",
-    ];
-    reply
-        .as_object()?
-        .keys()
-        .find(|k| !KNOWN.contains(&k.as_str()) && !k.starts_with("x-"))
-        .cloned()
+/// The hello reply must say which protocol it speaks, with this runner's
+/// major version: an engine written for another major version reads
+/// requests differently, so every answer it gave would be suspect.
+fn check_hello_protocol(reply: &Value) -> Result<(), String> {
+    let Some(given) = reply.get("protocol") else {
+        return Err(format!(
+            "its hello reply has no 'protocol'; an engine for protocol {PROTOCOL_VERSION} \
+             replies \"protocol\": \"{PROTOCOL_VERSION}\""
+        ));
+    };
+    let version = given
+        .as_str()
+        .and_then(super::protocol::ProtocolVersion::parse)
+        .ok_or_else(|| {
+            format!(
+                "its hello reply has \"protocol\": {given}, not a version such as \"{PROTOCOL_VERSION}\""
+            )
+        })?;
+    if !version.is_compatible() {
+        return Err(format!(
+            "its hello reply says protocol {version}; this runner speaks protocol \
+             {PROTOCOL_VERSION} (major version {})",
+            PROTOCOL_VERSION.major
+        ));
+    }
+    Ok(())
 }
 
 impl Engine for Process {
@@ -868,12 +915,14 @@ mod tests {
 
     #[test]
     fn replies_are_sorted() {
-        assert!(read_reply(r#"{"id":3,"ok":true,"actions":[]}"#, 3).is_ok());
+        let cmd = "legal_actions";
+        assert!(read_reply(r#"{"id":3,"ok":true,"actions":[]}"#, 3, cmd).is_ok());
+        assert!(read_reply(r#"{"id":3,"ok":true,"actions":[],"x-ms":4}"#, 3, cmd).is_ok());
         assert_eq!(
-            read_reply(r#"{"id":3,"unsupported":true}"#, 3),
+            read_reply(r#"{"id":3,"unsupported":true}"#, 3, cmd),
             Err(AskError::Unsupported)
         );
-        let kind = |line: &str| match read_reply(line, 3) {
+        let kind = |line: &str| match read_reply(line, 3, cmd) {
             Err(AskError::Failed { kind, .. }) => Some(kind),
             _ => None,
         };
@@ -884,5 +933,33 @@ mod tests {
         assert_eq!(kind("hello?"), Some(ErrorKind::Malformed));
         assert_eq!(kind("[1]"), Some(ErrorKind::Malformed));
         assert_eq!(kind(r#"{"id":3}"#), Some(ErrorKind::Malformed));
+        // Fields the reply kind does not define are refused by name.
+        for line in [
+            r#"{"id":3,"ok":true,"actions":[],"action":[]}"#,
+            r#"{"id":3,"unsupported":true,"why":"no"}"#,
+            r#"{"id":3,"error":"bad","detail":"x"}"#,
+            r#"{"id":3,"ok":true,"actions":[],"nodes":1}"#,
+        ] {
+            match read_reply(line, 3, cmd) {
+                Err(AskError::Failed {
+                    kind: ErrorKind::Malformed,
+                    message,
+                }) => assert!(message.contains("unknown field"), "{message}"),
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_hello_reply_names_its_protocol() {
+        let check = |reply: Value| check_hello_protocol(&reply);
+        assert!(check(serde_json::json!({"protocol": "1.0"})).is_ok());
+        assert!(check(serde_json::json!({"protocol": "1.7"})).is_ok());
+        let no = check(serde_json::json!({})).unwrap_err();
+        assert!(no.contains("no 'protocol'"), "{no}");
+        let two = check(serde_json::json!({"protocol": "2.0"})).unwrap_err();
+        assert!(two.contains("protocol 2.0"), "{two}");
+        let int = check(serde_json::json!({"protocol": 1})).unwrap_err();
+        assert!(int.contains("\"protocol\": 1"), "{int}");
     }
 }

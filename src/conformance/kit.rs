@@ -35,7 +35,7 @@ use std::sync::{Arc, Mutex};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 
-use super::engine::{AskError, Engine, StartError, read_reply_value};
+use super::engine::{AskError, Engine, StartError, read_hello, read_reply_value};
 use super::expectations::{self, Expectations};
 use super::protocol::{Command, Hello, PROTOCOL_VERSION, Request};
 use super::runner::{self, Selection};
@@ -69,15 +69,11 @@ impl<P: Protocol> InProcess<P> {
                 protocol: PROTOCOL_VERSION,
             },
         });
-        let fields = read_reply_value(reply, 0, "(hello reply)").map_err(|e| match e {
+        let fields = read_reply_value(reply, 0, "hello", "(hello reply)").map_err(|e| match e {
             AskError::Unsupported => handshake("it answered hello with unsupported".into()),
             AskError::Failed { message, .. } => handshake(message),
         })?;
-        let hello = serde_json::from_value(fields).map_err(|e| {
-            handshake(format!(
-                "its hello reply does not have the expected fields: {e}"
-            ))
-        })?;
+        let hello = read_hello(fields).map_err(handshake)?;
         Ok(InProcess {
             engine,
             hello,
@@ -98,7 +94,7 @@ impl<P: Protocol> Engine for InProcess<P> {
             id,
             command: command.clone(),
         });
-        read_reply_value(reply, id, "(in-process reply)")
+        read_reply_value(reply, id, command.name(), "(in-process reply)")
     }
 }
 

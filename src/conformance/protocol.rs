@@ -10,9 +10,12 @@
 //! The first request is always `hello` with `id` 0; its reply ([`Hello`])
 //! says what the engine offers. These types are the protocol's definition:
 //! `conformance/schema/protocol.schema.json` is generated from them, and
-//! `conformance/README.md` shows example messages.
+//! `conformance/PROTOCOL.md` specifies every message in prose, with
+//! examples that `tests/protocol_doc.rs` checks against both.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -22,8 +25,88 @@ use super::case::Place;
 use crate::rules::{GameResult, IllegalReason, Player};
 use crate::variant::{Record, RecordReason};
 
+/// A protocol version, `MAJOR.MINOR`, written as a JSON string (`"1.0"`).
+///
+/// Both sides of a conversation must share the major version; a minor
+/// version only adds optional fields, so any `1.x` talks to any `1.y`.
+/// Runners before 1.0 sent the bare integer `1`; it is still read, as
+/// `1.0`, so an old runner can talk to a new engine.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProtocolVersion {
+    pub major: u32,
+    pub minor: u32,
+}
+
 /// The protocol version this crate speaks.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion { major: 1, minor: 0 };
+
+impl ProtocolVersion {
+    /// Reads `MAJOR.MINOR` (two runs of decimal digits joined by one dot).
+    pub fn parse(text: &str) -> Option<ProtocolVersion> {
+        let (major, minor) = text.split_once('.')?;
+        let number = |t: &str| {
+            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<u32>().ok())
+                .flatten()
+        };
+        Some(ProtocolVersion {
+            major: number(major)?,
+            minor: number(minor)?,
+        })
+    }
+
+    /// Whether a peer speaking `self` can talk to this crate.
+    pub fn is_compatible(self) -> bool {
+        self.major == PROTOCOL_VERSION.major
+    }
+}
+
+impl fmt::Display for ProtocolVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl Serialize for ProtocolVersion {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for ProtocolVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match Value::deserialize(d)? {
+            Value::String(s) => ProtocolVersion::parse(&s).ok_or_else(|| {
+                D::Error::custom(format!(
+                    "'{s}' is not a protocol version: write MAJOR.MINOR, such as \"1.0\""
+                ))
+            }),
+            // The integer form of runners before 1.0 (`"protocol": 1`).
+            Value::Number(n) => n
+                .as_u64()
+                .and_then(|m| u32::try_from(m).ok())
+                .map(|major| ProtocolVersion { major, minor: 0 })
+                .ok_or_else(|| D::Error::custom(format!("{n} is not a protocol version"))),
+            other => Err(D::Error::custom(format!(
+                "{other} is not a protocol version: write MAJOR.MINOR, such as \"1.0\""
+            ))),
+        }
+    }
+}
+
+impl JsonSchema for ProtocolVersion {
+    fn schema_name() -> Cow<'static, str> {
+        "ProtocolVersion".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "`MAJOR.MINOR`; peers must share the major version.",
+            "type": "string",
+            "pattern": "^[0-9]+\\.[0-9]+$"
+        })
+    }
+}
 
 /// Every command name, as `hello` lists them.
 pub const COMMANDS: [&str; 9] = [
@@ -54,7 +137,7 @@ pub struct Request {
 #[serde(tag = "cmd", rename_all = "snake_case")]
 pub enum Command {
     /// The handshake. Reply: [`Hello`].
-    Hello { protocol: u32 },
+    Hello { protocol: ProtocolVersion },
     /// Every legal action, in canonical notation. Reply: [`ActionsReply`].
     LegalActions {
         variant: String,
@@ -126,14 +209,19 @@ impl Command {
 
 /// A variant the engine plays, with the rules version it implements.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
 pub struct VariantInfo {
     pub name: String,
+    /// Dotted integers, such as `0.2`: the version of the variant's rules
+    /// document the engine implements.
     pub rules: String,
 }
 
 /// The reply to `hello`.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct Hello {
+    /// The protocol version the engine speaks (same major as the runner's).
+    pub protocol: ProtocolVersion,
     pub name: String,
     pub version: String,
     #[serde(default)]
@@ -230,51 +318,36 @@ pub struct GeometryReply {
     pub answer: Value,
 }
 
-/// Any reply line, for the schema. The runner reads replies by hand so that
-/// a malformed one is reported precisely instead of failing to parse.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum Reply {
-    Ok {
-        id: u64,
-        /// Always `true`.
-        ok: bool,
-        #[serde(flatten)]
-        body: ReplyBody,
-    },
-    Unsupported {
-        id: u64,
-        /// Always `true`.
-        unsupported: bool,
-    },
-    Error {
-        /// `null` when the request line was not readable enough to have one.
-        id: Option<u64>,
-        error: String,
-    },
-}
+/// Reply fields whose names start with this are extensions: a runner
+/// ignores them, wherever they appear at the top level of a reply.
+pub const EXTENSION_PREFIX: &str = "x-";
 
-/// The fields of an `ok` reply, by command.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum ReplyBody {
-    Hello(Hello),
-    Actions(ActionsReply),
-    CheckAction(CheckActionReply),
-    Perft(PerftReply),
-    Apply(ApplyReply),
-    Status(StatusReply),
-    Key(KeyReply),
-    Record(RecordReply),
-    Geometry(GeometryReply),
-}
-
-/// Both directions, for `protocol.schema.json`.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum Message {
-    Request(Request),
-    Reply(Reply),
+/// The fields an `ok` reply to `command` may carry besides `id`, `ok` and
+/// extensions; any other field makes the reply malformed. Kept equal to
+/// the reply types' own fields by a test.
+pub fn reply_fields(command: &str) -> &'static [&'static str] {
+    match command {
+        "hello" => &[
+            "protocol",
+            "name",
+            "version",
+            "variants",
+            "capabilities",
+            "commands",
+            "boards",
+        ],
+        "legal_actions" => &["actions"],
+        "check_action" => &["legal", "reason", "canonical"],
+        "perft" => &["nodes", "divide"],
+        "apply" => &["position"],
+        "status" => &["position", "to_move", "in_check", "result"],
+        "key" => &["key"],
+        "verify_record" => &[
+            "verdict", "result", "plies", "ply", "reason", "illegal", "message",
+        ],
+        "geometry" => &["answer"],
+        _ => &[],
+    }
 }
 
 /// An `ok` reply line with the given fields.
@@ -295,4 +368,66 @@ pub fn unsupported_line(id: u64) -> Value {
 /// An `error` reply line.
 pub fn error_line(id: Option<u64>, message: impl Into<String>) -> Value {
     serde_json::json!({"id": id, "error": message.into()})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The property names of a type's schema, across the branches of a
+    /// tagged enum.
+    fn properties<T: JsonSchema>() -> std::collections::BTreeSet<String> {
+        fn walk(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+            if let Some(p) = v.get("properties").and_then(Value::as_object) {
+                out.extend(p.keys().cloned());
+            }
+            for key in ["oneOf", "anyOf"] {
+                for branch in v.get(key).and_then(Value::as_array).into_iter().flatten() {
+                    walk(branch, out);
+                }
+            }
+        }
+        let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
+        let mut out = Default::default();
+        walk(&schema, &mut out);
+        out
+    }
+
+    #[test]
+    fn reply_fields_are_the_reply_types_fields() {
+        let listed = |cmd: &str| -> std::collections::BTreeSet<String> {
+            reply_fields(cmd).iter().map(|s| s.to_string()).collect()
+        };
+        assert_eq!(listed("hello"), properties::<Hello>());
+        assert_eq!(listed("legal_actions"), properties::<ActionsReply>());
+        assert_eq!(listed("check_action"), properties::<CheckActionReply>());
+        assert_eq!(listed("perft"), properties::<PerftReply>());
+        assert_eq!(listed("apply"), properties::<ApplyReply>());
+        assert_eq!(listed("status"), properties::<StatusReply>());
+        assert_eq!(listed("key"), properties::<KeyReply>());
+        assert_eq!(listed("verify_record"), properties::<RecordReply>());
+        assert_eq!(listed("geometry"), properties::<GeometryReply>());
+        for cmd in COMMANDS {
+            assert!(!reply_fields(cmd).is_empty(), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn protocol_versions_read_strings_and_the_old_integer() {
+        let read = |v: Value| serde_json::from_value::<ProtocolVersion>(v);
+        assert_eq!(read("1.0".into()).unwrap(), PROTOCOL_VERSION);
+        assert_eq!(
+            read("1.12".into()).unwrap(),
+            ProtocolVersion {
+                major: 1,
+                minor: 12
+            }
+        );
+        assert_eq!(read(1.into()).unwrap(), PROTOCOL_VERSION);
+        for bad in ["1", "1.", ".1", "1.0.0", "v1.0", "1.x", ""] {
+            assert!(read(bad.into()).is_err(), "{bad}");
+        }
+        assert!(read(serde_json::json!(1.5)).is_err());
+        assert_eq!(serde_json::to_value(PROTOCOL_VERSION).unwrap(), "1.0");
+    }
 }

@@ -91,6 +91,7 @@ impl<'a> Reference<'a> {
             }
         }
         Hello {
+            protocol: protocol::PROTOCOL_VERSION,
             name: self.name.clone(),
             version: env!("CARGO_PKG_VERSION").to_string(),
             variants: self
@@ -126,7 +127,9 @@ impl<'a> Reference<'a> {
         };
         match &req.command {
             Command::Hello { protocol: p } => {
-                if *p != protocol::PROTOCOL_VERSION {
+                // Any 1.x runner is served: minor versions only add
+                // optional fields, which this engine answers as 1.0.
+                if !p.is_compatible() {
                     return protocol::error_line(
                         Some(id),
                         format!(
@@ -521,6 +524,7 @@ fn solid_answer(check: &Check, solid: &TetraBoard) -> Result<Value, String> {
         Check::Reach {
             from,
             pattern,
+            facing,
             occupied,
             ..
         } => {
@@ -538,10 +542,14 @@ fn solid_answer(check: &Check, solid: &TetraBoard) -> Result<Value, String> {
             };
             let arrivals: Vec<Arrival> = cells
                 .into_iter()
+                // No step of the solid turns a piece, so every arrival has
+                // the identity transport and keeps the facing asked about:
+                // the answer has a facing exactly when the question does,
+                // as on every other board.
                 .map(|c| Arrival {
                     cell: solid.cell_name(c),
                     transport: Transport::IDENTITY.name().to_string(),
-                    facing: None,
+                    facing: *facing,
                 })
                 .collect();
             json(&arrivals)

@@ -581,6 +581,14 @@ impl Rules for KyotoRules {
                 .parse_cell(t)
                 .map_err(|e| fail(IllegalReason::NoSuchCell, e.to_string()))
         };
+        // A token turns over by itself on every move (KY-8.2): no action
+        // has a promotion choice, so a mark is refused from the text alone.
+        if text.contains(['+', '=']) {
+            return Err(fail(
+                IllegalReason::Promotion,
+                format!("'{text}': Kyoto actions take no '+' or '=': a token turns over by itself"),
+            ));
+        }
         let action = if let Some((letter, to)) = text.split_once('*') {
             let mut chars = letter.chars();
             let face = match (chars.next(), chars.next()) {

@@ -88,10 +88,12 @@ impl ShogiRules {
         };
         let me = pos.to_move;
         if let Some((piece, target)) = text.split_once('*') {
-            if piece.starts_with('+') {
+            // A promotion mark on either side of a drop is refused from
+            // the text alone, before the cell or the hand is looked at.
+            if piece.starts_with('+') || target.ends_with(['+', '=']) {
                 return Err(fail(
                     IllegalReason::Promotion,
-                    "a piece is always dropped unpromoted",
+                    "a piece is always dropped unpromoted: a drop takes no '+' or '='",
                 ));
             }
             let mut chars = piece.chars();
@@ -206,6 +208,14 @@ impl ShogiRules {
             }
             Some(false) if !has(false) => {
                 return Err(fail(IllegalReason::Promotion, "this move must promote"));
+            }
+            // `=` declines a promotion that was available (SS-9.2); where
+            // there was none to decline, it is not this move's notation.
+            Some(false) if !has(true) => {
+                return Err(fail(
+                    IllegalReason::Promotion,
+                    "this move cannot promote, so there is nothing to decline: write it without '='",
+                ));
             }
             Some(p) => p,
             None if has(true) && has(false) => {

@@ -53,6 +53,14 @@ impl TetraRules {
         let d = &self.data;
         let me = pos.to_move;
         let action = if let Some((letter, cell)) = text.split_once('*') {
+            // A drop is never promoted or switched (the letter gives the
+            // face): a mark on either side is refused from the text alone.
+            if letter.starts_with('+') || cell.ends_with('+') || cell.contains('=') {
+                return Err(fail(
+                    IllegalReason::Promotion,
+                    format!("'{text}': a drop takes no '+' or '=' (its letter names the face)"),
+                ));
+            }
             let mut ls = letter.chars();
             let (Some(l), None) = (ls.next(), ls.next()) else {
                 return Err(fail(

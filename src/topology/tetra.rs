@@ -319,7 +319,7 @@ impl TetraBoard {
 }
 
 /// One bishop binding: the cells whose coordinate parities agree.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Binding {
     /// Parities of (x, y, z), e.g. `"011"`.
     pub parity: String,
@@ -329,7 +329,7 @@ pub struct Binding {
 }
 
 /// Derived facts of a tetrahedral board.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct TetraFacts {
     pub cells: usize,
     /// Cells per rank, from White's back rank.
