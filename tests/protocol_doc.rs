@@ -216,9 +216,10 @@ fn the_examples_cover_every_command_kind_and_reason() {
         // `game-over` is only ever met playing a game: `status` refuses the
         // request, naming it.
         if let Some(message) = reply["error"].as_str()
-            && message.contains("game-over:") {
-                reasons.insert("game-over".into());
-            }
+            && message.contains("game-over:")
+        {
+            reasons.insert("game-over".into());
+        }
     }
     for cmd in COMMANDS {
         assert!(ok_commands.contains(cmd), "no answered example of '{cmd}'");
