@@ -247,55 +247,94 @@ pub struct PositionError {
     pub message: String,
 }
 
-/// The positions and facts of a game so far, oldest first.
+/// The facts of a game so far that the endings read: the current
+/// position, the repetition key of every position (oldest first, the start
+/// at 0), and who moved and whether each action gave check.
+///
+/// Earlier positions are not kept, and each distinct key is stored once,
+/// interned, so a long game costs a few bytes a ply plus its distinct keys:
+/// a record of a million plies is verified in bounded memory. Keys are
+/// compared exactly (never by a hash alone), so repetition is never
+/// misjudged.
 #[derive(Clone, Debug)]
 pub struct History<P> {
-    pub positions: Vec<P>,
-    pub keys: Vec<Key>,
-    /// `gave_check[i]`: the move leading to `positions[i + 1]` left the
+    current: P,
+    /// The interned id of every position's key, oldest first.
+    ids: Vec<u32>,
+    /// Each distinct key once, with its id.
+    interned: HashMap<Box<str>, u32>,
+    /// `counts[id]`: how often that key has occurred.
+    counts: Vec<u32>,
+    /// `gave_check[i]`: the action leading to position `i + 1` left the
     /// opponent in check.
     pub gave_check: Vec<bool>,
-    /// Who moved into `positions[i + 1]`.
+    /// Who moved into position `i + 1`.
     pub movers: Vec<Player>,
-    counts: HashMap<Key, u32>,
 }
 
 impl<P> History<P> {
+    fn new(start: P, key: Key) -> History<P> {
+        let mut h = History {
+            current: start,
+            ids: Vec::new(),
+            interned: HashMap::new(),
+            counts: Vec::new(),
+            gave_check: Vec::new(),
+            movers: Vec::new(),
+        };
+        h.record_key(key);
+        h
+    }
+
+    fn record_key(&mut self, key: Key) {
+        let next = self.counts.len() as u32;
+        let id = *self.interned.entry(key.into_boxed_str()).or_insert(next);
+        if id == next {
+            self.counts.push(0);
+        }
+        self.counts[id as usize] += 1;
+        self.ids.push(id);
+    }
+
+    fn push(&mut self, next: P, key: Key, gave_check: bool, mover: Player) {
+        self.current = next;
+        self.record_key(key);
+        self.gave_check.push(gave_check);
+        self.movers.push(mover);
+    }
+
     pub fn current(&self) -> &P {
-        self.positions.last().expect("a history has a start")
+        &self.current
+    }
+    /// How many actions led to the current position.
+    pub fn plies(&self) -> usize {
+        self.ids.len() - 1
     }
     /// How often the current position's key has occurred, this one included.
     pub fn occurrences_of_current(&self) -> u32 {
-        self.keys
-            .last()
-            .and_then(|k| self.counts.get(k))
-            .copied()
-            .unwrap_or(0)
+        self.ids.last().map_or(0, |&id| self.counts[id as usize])
     }
-    /// Indices in `positions` where the key `k` occurred, oldest first.
-    pub fn occurrences(&self, k: &Key) -> Vec<usize> {
-        self.keys
+    /// The positions (0 = the start) where the current position's key
+    /// occurred, oldest first.
+    pub fn current_occurrences(&self) -> Vec<usize> {
+        let Some(&id) = self.ids.last() else {
+            return vec![];
+        };
+        self.ids
             .iter()
             .enumerate()
-            .filter(|(_, x)| *x == k)
+            .filter(|(_, x)| **x == id)
             .map(|(i, _)| i)
             .collect()
     }
-}
-
-/// An action at game level: a move or drop, or a recorded decision.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameAction<A> {
-    Play(A),
-    Resign,
-    AgreeDraw,
 }
 
 /// A game in progress or finished: history, occurrence counts, result.
 pub struct Game<'r, R: Rules> {
     rules: &'r R,
     history: History<R::Position>,
-    actions: Vec<GameAction<R::Action>>,
+    /// Board actions played (decisions not counted).
+    plies: usize,
     result: Option<GameResult>,
 }
 
@@ -304,18 +343,10 @@ impl<'r, R: Rules> Game<'r, R> {
     /// the first occurrence and may already end the game.
     pub fn new(rules: &'r R, start: R::Position) -> Self {
         let key = rules.key(&start);
-        let mut counts = HashMap::new();
-        counts.insert(key.clone(), 1);
         let mut game = Game {
             rules,
-            history: History {
-                positions: vec![start],
-                keys: vec![key],
-                gave_check: vec![],
-                movers: vec![],
-                counts,
-            },
-            actions: vec![],
+            history: History::new(start, key),
+            plies: 0,
             result: None,
         };
         // The start is judged by the same endings as a position reached by
@@ -338,8 +369,9 @@ impl<'r, R: Rules> Game<'r, R> {
     pub fn history(&self) -> &History<R::Position> {
         &self.history
     }
-    pub fn actions(&self) -> &[GameAction<R::Action>] {
-        &self.actions
+    /// How many board actions have been played (decisions not counted).
+    pub fn plies(&self) -> usize {
+        self.plies
     }
     pub fn result(&self) -> Option<GameResult> {
         self.result
@@ -357,7 +389,6 @@ impl<'r, R: Rules> Game<'r, R> {
         let mover = self.rules.to_move(self.position());
         match text.trim() {
             "resign" => {
-                self.actions.push(GameAction::Resign);
                 self.result = Some(GameResult {
                     winner: Some(mover.other()),
                     reason: EndReason::Resignation,
@@ -365,7 +396,6 @@ impl<'r, R: Rules> Game<'r, R> {
                 Ok(())
             }
             "draw" => {
-                self.actions.push(GameAction::AgreeDraw);
                 self.result = Some(GameResult {
                     winner: None,
                     reason: EndReason::Agreement,
@@ -386,12 +416,8 @@ impl<'r, R: Rules> Game<'r, R> {
         let next = self.rules.apply(self.position(), &action);
         let key = self.rules.key(&next);
         let check = self.rules.in_check(&next);
-        *self.history.counts.entry(key.clone()).or_insert(0) += 1;
-        self.history.positions.push(next);
-        self.history.keys.push(key);
-        self.history.gave_check.push(check);
-        self.history.movers.push(mover);
-        self.actions.push(GameAction::Play(action));
+        self.history.push(next, key, check, mover);
+        self.plies += 1;
         let empty = self.rules.legal_actions(self.position()).is_empty();
         self.result = self.rules.adjudicate(&self.history, empty);
     }

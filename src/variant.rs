@@ -10,8 +10,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::rules::{
-    ActionError, EndReason, Game, GameAction, GameResult, IllegalReason, Player, PositionError,
-    Rules,
+    ActionError, EndReason, Game, GameResult, IllegalReason, Player, PositionError, Rules,
 };
 
 /// The deepest perft any command, protocol request or corpus case may ask
@@ -201,6 +200,9 @@ pub trait Variant: Send + Sync {
     /// (position text, repetition key).
     fn reached(&self, at: &At) -> Result<(String, String), VariantError>;
     fn verify_record(&self, record: &Record) -> RecordVerdict;
+    /// Starts replaying a record one action at a time (the streaming form
+    /// of [`Variant::verify_record`]), or says why its head is refused.
+    fn replay<'s>(&'s self, head: &RecordHead) -> Result<Box<dyn Replay + 's>, RecordVerdict>;
     /// Whether Φ maps the initial position to itself with the other player
     /// to move (compared by repetition key); `None` when the family cannot
     /// pass the move.
@@ -395,78 +397,150 @@ impl<R: Rules> Variant for R {
     }
 
     fn verify_record(&self, record: &Record) -> RecordVerdict {
-        let reject = |ply, reason, illegal, message: String| RecordVerdict::Rejected {
-            ply,
-            reason,
-            illegal,
-            message,
+        let head = RecordHead::of(record);
+        let mut replay = match Variant::replay(self, &head) {
+            Ok(r) => r,
+            Err(v) => return v,
         };
-        if record.variant != self.variant() {
-            return reject(
+        for text in &record.actions {
+            if let Err(v) = replay.play(text) {
+                return v;
+            }
+        }
+        replay.finish()
+    }
+
+    fn replay<'s>(&'s self, head: &RecordHead) -> Result<Box<dyn Replay + 's>, RecordVerdict> {
+        if head.variant != self.variant() {
+            return Err(reject(
                 0,
                 RecordReason::WrongVariant,
                 None,
-                format!(
-                    "the record is for '{}', not '{}'",
-                    record.variant,
-                    self.variant()
-                ),
-            );
+                format!("the record is for '{}', not '{}'", head.variant, self.variant()),
+            ));
         }
-        if record.rules != Rules::rules_version(self) {
-            return reject(
+        if head.rules != Rules::rules_version(self) {
+            return Err(reject(
                 0,
                 RecordReason::WrongRulesVersion,
                 None,
                 format!(
                     "the record was played under rules {}, this engine implements {}",
-                    record.rules,
+                    head.rules,
                     Rules::rules_version(self)
                 ),
-            );
+            ));
         }
-        let start = match &record.start {
+        let start = match &head.start {
             RecordStart::Initial => self.start(),
-            RecordStart::Edited { position } => match parse_start(self, position) {
-                Ok(p) => p,
-                Err(e) => return reject(0, RecordReason::BadStart, None, e.to_string()),
-            },
+            RecordStart::Edited { position } => parse_start(self, position)
+                .map_err(|e| reject(0, RecordReason::BadStart, None, e.to_string()))?,
         };
+        Ok(Box::new(Replayer {
+            game: Game::new(self, start),
+            actions: 0,
+            result: head.result,
+            final_position: head.final_position.clone(),
+        }))
+    }
+}
+
+/// A record without its actions: what is checked before and after them.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordHead {
+    pub variant: String,
+    pub rules: String,
+    pub start: RecordStart,
+    pub result: Option<GameResult>,
+    #[serde(default)]
+    pub final_position: Option<String>,
+}
+
+impl RecordHead {
+    fn of(record: &Record) -> RecordHead {
+        RecordHead {
+            variant: record.variant.clone(),
+            rules: record.rules.clone(),
+            start: record.start.clone(),
+            result: record.result,
+            final_position: record.final_position.clone(),
+        }
+    }
+}
+
+/// A record being replayed one action at a time, so that a record is
+/// verified without holding its actions (see [`verify_record_json`]).
+pub trait Replay {
+    /// Plays the next action, or says why the record is rejected there.
+    fn play(&mut self, text: &str) -> Result<(), RecordVerdict>;
+    /// The verdict once every action is played: the claimed result and
+    /// final position against the replay.
+    fn finish(self: Box<Self>) -> RecordVerdict;
+}
+
+fn reject(
+    ply: usize,
+    reason: RecordReason,
+    illegal: Option<IllegalReason>,
+    message: String,
+) -> RecordVerdict {
+    RecordVerdict::Rejected {
+        ply,
+        reason,
+        illegal,
+        message,
+    }
+}
+
+/// The [`Replay`] of every family: a [`Game`] and the claims to check.
+struct Replayer<'r, R: Rules> {
+    game: Game<'r, R>,
+    /// Actions played so far, decisions included.
+    actions: usize,
+    result: Option<GameResult>,
+    final_position: Option<String>,
+}
+
+impl<R: Rules> Replay for Replayer<'_, R> {
+    fn play(&mut self, text: &str) -> Result<(), RecordVerdict> {
+        self.actions += 1;
         // Replaying is one legality check per ply, so the cost grows
         // linearly with the record's length; there is no length limit.
-        let mut game = Game::new(self, start);
-        for (i, text) in record.actions.iter().enumerate() {
-            if let Err(e) = game.play_text(text) {
-                return reject(
-                    i + 1,
-                    RecordReason::IllegalAction,
-                    Some(e.code),
-                    format!(
-                        "ply {} '{}': {}",
-                        i + 1,
-                        crate::names::quote(text),
-                        crate::names::quote(&e.message)
-                    ),
-                );
-            }
-        }
-        let after = record.actions.len() + 1;
-        if game.result() != record.result {
+        self.game.play_text(text).map_err(|e| {
+            reject(
+                self.actions,
+                RecordReason::IllegalAction,
+                Some(e.code),
+                format!(
+                    "ply {} '{}': {}",
+                    self.actions,
+                    crate::names::quote(text),
+                    crate::names::quote(&e.message)
+                ),
+            )
+        })
+    }
+
+    fn finish(self: Box<Self>) -> RecordVerdict {
+        let rules = self.game.rules();
+        let after = self.actions + 1;
+        if self.game.result() != self.result {
             return reject(
                 after,
                 RecordReason::ResultMismatch,
                 None,
                 format!(
                     "the record claims {}, but replaying it gives {}",
-                    describe(record.result),
-                    describe(game.result())
+                    describe(self.result),
+                    describe(self.game.result())
                 ),
             );
         }
-        if let Some(claimed) = &record.final_position {
-            let actual = self.format_position(game.position());
-            let same = parse_start(self, claimed)
-                .map(|p| self.format_position(&p) == actual)
+        if let Some(claimed) = &self.final_position {
+            let actual = rules.format_position(self.game.position());
+            let same = parse_start(rules, claimed)
+                .map(|p| rules.format_position(&p) == actual)
                 .unwrap_or(false);
             if !same {
                 return reject(
@@ -474,20 +548,131 @@ impl<R: Rules> Variant for R {
                     RecordReason::FinalPositionMismatch,
                     None,
                     format!(
-                        "the record's final position '{claimed}' differs from the replayed '{actual}'"
+                        "the record's final position '{}' differs from the replayed '{actual}'",
+                        crate::names::quote(claimed)
                     ),
                 );
             }
         }
-        let plies = game
-            .actions()
-            .iter()
-            .filter(|a| matches!(a, GameAction::Play(_)))
-            .count();
         RecordVerdict::Accepted {
-            result: game.result(),
-            plies,
+            result: self.game.result(),
+            plies: self.game.plies(),
         }
+    }
+}
+
+/// A record's JSON text that cannot be read as a record.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordJsonError {
+    #[error("line {line} column {column}: {message}")]
+    Json {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error(transparent)]
+    Variant(#[from] VariantError),
+}
+
+impl From<serde_json::Error> for RecordJsonError {
+    fn from(e: serde_json::Error) -> RecordJsonError {
+        RecordJsonError::Json {
+            line: e.line(),
+            column: e.column(),
+            // serde_json's text ends with the position, given apart here.
+            message: crate::names::quote(
+                e.to_string()
+                    .rsplit_once(" at line ")
+                    .map_or(e.to_string().as_str(), |(m, _)| m),
+            ),
+        }
+    }
+}
+
+/// Verifies a record given as JSON text, streaming its actions: the text
+/// is read twice, once for everything but the actions (skipped without
+/// being kept) and once playing each action as it is read, so memory holds
+/// the text, the current position and the history's compact keys, never
+/// the list of actions.
+pub fn verify_record_json(
+    variants: &[&dyn Variant],
+    text: &str,
+) -> Result<RecordVerdict, RecordJsonError> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Shape {
+        #[serde(flatten)]
+        head: RecordHead,
+        #[allow(dead_code)] // checked for shape, then streamed in the second pass
+        actions: serde::de::IgnoredAny,
+    }
+    let shape: Shape = serde_json::from_str(text)?;
+    let variant = find_in(variants, &shape.head.variant)?;
+    let mut replay = match variant.replay(&shape.head) {
+        Ok(r) => r,
+        Err(verdict) => return Ok(verdict),
+    };
+    let mut rejected = None;
+    let mut de = serde_json::Deserializer::from_str(text);
+    serde::de::Deserializer::deserialize_map(
+        &mut de,
+        StreamActions {
+            replay: replay.as_mut(),
+            rejected: &mut rejected,
+        },
+    )?;
+    Ok(match rejected {
+        Some(verdict) => verdict,
+        None => replay.finish(),
+    })
+}
+
+/// The second pass of [`verify_record_json`]: every field skipped but
+/// `actions`, whose elements are played one by one.
+struct StreamActions<'a> {
+    replay: &'a mut dyn Replay,
+    rejected: &'a mut Option<RecordVerdict>,
+}
+
+impl<'de> serde::de::Visitor<'de> for StreamActions<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a game record")
+    }
+
+    fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "actions" {
+                map.next_value_seed(StreamActions {
+                    replay: &mut *self.replay,
+                    rejected: &mut *self.rejected,
+                })?;
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn visit_seq<S: serde::de::SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
+        while let Some(text) = seq.next_element::<String>()? {
+            // After a rejection the rest is only read, to check the JSON.
+            if self.rejected.is_none()
+                && let Err(verdict) = self.replay.play(&text)
+            {
+                *self.rejected = Some(verdict);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for StreamActions<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
     }
 }
 

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use seams::variant::{Record, RecordVerdict};
+use seams::variant::RecordVerdict;
 
 use super::Rulebook;
 use anyhow::Context;
@@ -35,16 +35,9 @@ pub fn run(book: &Rulebook, command: RecordCommand) -> Result<ExitCode> {
 fn verify(book: &Rulebook, file: &std::path::Path, json: bool) -> Result<ExitCode> {
     let text = files::read_text(file, MAX_RECORD_BYTES)
         .with_context(|| format!("reading the record {}", file.display()))?;
-    let record: Record = serde_json::from_str(&text).map_err(|e| {
-        anyhow::anyhow!(
-            "{}: line {} column {}: {e}",
-            file.display(),
-            e.line(),
-            e.column()
-        )
-    })?;
-    let v = book.variant(&record.variant)?;
-    let verdict = v.verify_record(&record);
+    // Streamed: the actions are played as they are read, never held.
+    let verdict = seams::variant::verify_record_json(&book.variants()?, &text)
+        .with_context(|| file.display().to_string())?;
     if json {
         outln!("{}", serde_json::to_string_pretty(&verdict)?);
     } else {

@@ -540,8 +540,7 @@ impl Rules for KyotoRules {
                 // Reached only at an occurrence >= repetition_at >= 2
                 // (from_toml refuses less), so at least one action has been
                 // played: a start, judged with no movers, never gets here.
-                let key = game.keys.last().expect("a history has keys");
-                let first = game.occurrences(key)[0];
+                let first = game.current_occurrences()[0];
                 let repeater = *game
                     .movers
                     .last()

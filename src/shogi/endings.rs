@@ -30,9 +30,8 @@ impl ShogiRules {
         if game.occurrences_of_current() < DECISIVE_OCCURRENCE {
             return None;
         }
-        let key = game.keys.last()?;
-        let first = *game.occurrences(key).first()?;
-        let last = game.positions.len() - 1;
+        let first = *game.current_occurrences().first()?;
+        let last = game.plies();
         // Moves j in first..last lead from positions[j] to positions[j + 1].
         let checked_every = |p| {
             (first..last)
