@@ -76,7 +76,10 @@ fn main() {
         .unwrap_or(1_000_000);
     let started = Instant::now();
     let texts = long_game(plies);
-    eprintln!("generated {plies} plies in {:.1} s", started.elapsed().as_secs_f64());
+    eprintln!(
+        "generated {plies} plies in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     let record = serde_json::json!({
         "variant": "shogi-klein",
         "rules": "0.2",

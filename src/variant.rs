@@ -416,7 +416,11 @@ impl<R: Rules> Variant for R {
                 0,
                 RecordReason::WrongVariant,
                 None,
-                format!("the record is for '{}', not '{}'", head.variant, self.variant()),
+                format!(
+                    "the record is for '{}', not '{}'",
+                    head.variant,
+                    self.variant()
+                ),
             ));
         }
         if head.rules != Rules::rules_version(self) {

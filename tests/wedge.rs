@@ -310,6 +310,22 @@ fn seams_engine_answers_bad_requests_and_goes_on_serving() {
 }
 
 #[test]
+fn seams_engine_skips_an_over_long_request_and_goes_on() {
+    let mut input = vec![b'x'; 17 << 20];
+    input.push(b'\n');
+    input.extend_from_slice(b"{\"id\":1,\"cmd\":\"perft\",\"variant\":\"kyoto\",\"depth\":1}\n");
+    let replies = serve(&input);
+    assert_eq!(replies.len(), 2, "{replies:?}");
+    assert_eq!(replies[0]["id"], Value::Null);
+    let message = replies[0]["error"].as_str().unwrap();
+    assert!(
+        message.contains("request too long: 17825792 bytes"),
+        "{message}"
+    );
+    assert_eq!(replies[1]["nodes"], 12);
+}
+
+#[test]
 fn huge_perft_depths_are_input_errors_everywhere() {
     common::check_input_error(
         &["perft", "chess-flat", "4294967295"],
