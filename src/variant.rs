@@ -450,14 +450,12 @@ impl<R: Rules> Variant for R {
 }
 
 /// A record without its actions: what is checked before and after them.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug)]
 pub struct RecordHead {
     pub variant: String,
     pub rules: String,
     pub start: RecordStart,
     pub result: Option<GameResult>,
-    #[serde(default)]
     pub final_position: Option<String>,
 }
 
@@ -602,17 +600,30 @@ pub fn verify_record_json(
     variants: &[&dyn Variant],
     text: &str,
 ) -> Result<RecordVerdict, RecordJsonError> {
+    // The record's fields spelled out: `#[serde(flatten)]` would buffer
+    // the whole action list before skipping it.
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Shape {
-        #[serde(flatten)]
-        head: RecordHead,
+        variant: String,
+        rules: String,
+        start: RecordStart,
         #[allow(dead_code)] // checked for shape, then streamed in the second pass
         actions: serde::de::IgnoredAny,
+        result: Option<GameResult>,
+        #[serde(default)]
+        final_position: Option<String>,
     }
     let shape: Shape = serde_json::from_str(text)?;
-    let variant = find_in(variants, &shape.head.variant)?;
-    let mut replay = match variant.replay(&shape.head) {
+    let head = RecordHead {
+        variant: shape.variant,
+        rules: shape.rules,
+        start: shape.start,
+        result: shape.result,
+        final_position: shape.final_position,
+    };
+    let variant = find_in(variants, &head.variant)?;
+    let mut replay = match variant.replay(&head) {
         Ok(r) => r,
         Err(verdict) => return Ok(verdict),
     };

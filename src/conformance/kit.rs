@@ -122,10 +122,17 @@ pub enum KitError {
     Expectations(#[from] expectations::ExpectationsError),
 }
 
-/// One trial per corpus case the selection keeps and the engine's hello
-/// makes applicable (its variants, boards and capabilities), named by the
-/// case id. Trials share the one engine, one request at a time.
-pub fn run_as_trials<P: Protocol>(engine: P, options: &Options) -> Result<Vec<Trial>, KitError> {
+/// The engine, shared by the trials, and each case it is asked with its
+/// listing in the expectations file, if any.
+type Prepared<P> = (
+    Arc<Mutex<InProcess<P>>>,
+    Vec<(Case, Option<expectations::Known>)>,
+);
+
+/// Starts the engine and picks the cases: those the selection keeps and
+/// the engine's hello makes applicable (its variants, boards and
+/// capabilities).
+fn prepare<P: Protocol>(engine: P, options: &Options) -> Result<Prepared<P>, KitError> {
     let engine = InProcess::start(engine)?;
     let corpus = match &options.corpus {
         None => Corpus::builtin()?,
@@ -139,23 +146,50 @@ pub fn run_as_trials<P: Protocol>(engine: P, options: &Options) -> Result<Vec<Tr
         }
     };
     let (selected, _) = runner::select(&corpus, &options.selection, engine.hello());
-    let cases: Vec<Case> = selected
+    let cases = selected
         .into_iter()
         .map(|(_, case)| case)
         .filter(|case| runner::unsupported_reason(engine.hello(), case).is_none())
-        .cloned()
-        .collect();
-    let engine = Arc::new(Mutex::new(engine));
-    Ok(cases
-        .into_iter()
         .map(|case| {
             let listed = expect
                 .as_ref()
                 .and_then(|e| e.known.iter().find(|k| k.id == case.id).cloned());
+            (case.clone(), listed)
+        })
+        .collect();
+    Ok((Arc::new(Mutex::new(engine)), cases))
+}
+
+/// One trial per applicable case, named by the case id (its check kind as
+/// the trial's kind). Trials share the one engine, one request at a time.
+pub fn run_as_trials<P: Protocol>(engine: P, options: &Options) -> Result<Vec<Trial>, KitError> {
+    let (engine, cases) = prepare(engine, options)?;
+    Ok(cases
+        .into_iter()
+        .map(|(case, listed)| {
             let engine = Arc::clone(&engine);
             let name = case.id.clone();
             let kind = case.check.kind();
-            Trial::test(name, move || run_one(&engine, &case, listed.as_ref())).with_kind(kind)
+            Trial::test(name, move || {
+                run_one(&engine, &case, listed.as_ref()).map_err(Failed::from)
+            })
+            .with_kind(kind)
+        })
+        .collect())
+}
+
+/// The same cases run one after another without a test harness: each id
+/// with `Ok` or the failure message a trial would show.
+pub fn check_all<P: Protocol>(
+    engine: P,
+    options: &Options,
+) -> Result<Vec<(String, Result<(), String>)>, KitError> {
+    let (engine, cases) = prepare(engine, options)?;
+    Ok(cases
+        .into_iter()
+        .map(|(case, listed)| {
+            let result = run_one(&engine, &case, listed.as_ref());
+            (case.id, result)
         })
         .collect())
 }
@@ -165,7 +199,7 @@ fn run_one<P: Protocol>(
     engine: &Mutex<InProcess<P>>,
     case: &Case,
     listed: Option<&expectations::Known>,
-) -> Result<(), Failed> {
+) -> Result<(), String> {
     let normalizers: Vec<&dyn Variant> = crate::variant::registry()
         .iter()
         .map(|v| v.as_ref())
@@ -181,8 +215,7 @@ fn run_one<P: Protocol>(
             outcome.kind().name(),
             verdict.name(),
             outcome.message()
-        )
-        .into());
+        ));
     }
     Ok(())
 }
