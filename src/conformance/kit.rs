@@ -178,12 +178,15 @@ pub fn run_as_trials<P: Protocol>(engine: P, options: &Options) -> Result<Vec<Tr
         .collect())
 }
 
+/// A case id with `Ok` or the failure message its trial would show.
+pub type CaseCheck = (String, Result<(), String>);
+
 /// The same cases run one after another without a test harness: each id
 /// with `Ok` or the failure message a trial would show.
 pub fn check_all<P: Protocol>(
     engine: P,
     options: &Options,
-) -> Result<Vec<(String, Result<(), String>)>, KitError> {
+) -> Result<Vec<CaseCheck>, KitError> {
     let (engine, cases) = prepare(engine, options)?;
     Ok(cases
         .into_iter()
