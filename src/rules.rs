@@ -314,6 +314,12 @@ impl<P> History<P> {
     pub fn occurrences_of_current(&self) -> u32 {
         self.ids.last().map_or(0, |&id| self.counts[id as usize])
     }
+    /// How often a position with this key has occurred in the game.
+    pub fn occurrences_of(&self, key: &str) -> u32 {
+        self.interned
+            .get(key)
+            .map_or(0, |&id| self.counts[id as usize])
+    }
     /// The positions (0 = the start) where the current position's key
     /// occurred, oldest first.
     pub fn current_occurrences(&self) -> Vec<usize> {

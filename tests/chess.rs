@@ -257,7 +257,7 @@ proptest! {
             let a = if repeat {
                 let seen = |a: &Action| {
                     let k = v.key(&v.apply(&pos, a));
-                    g.history().keys.iter().filter(|x| **x == k).count()
+                    g.history().occurrences_of(&k)
                 };
                 let best = pool.iter().map(seen).max().unwrap();
                 let top: Vec<Action> = pool.iter().copied().filter(|a| seen(a) == best).collect();

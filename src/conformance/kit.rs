@@ -183,10 +183,7 @@ pub type CaseCheck = (String, Result<(), String>);
 
 /// The same cases run one after another without a test harness: each id
 /// with `Ok` or the failure message a trial would show.
-pub fn check_all<P: Protocol>(
-    engine: P,
-    options: &Options,
-) -> Result<Vec<CaseCheck>, KitError> {
+pub fn check_all<P: Protocol>(engine: P, options: &Options) -> Result<Vec<CaseCheck>, KitError> {
     let (engine, cases) = prepare(engine, options)?;
     Ok(cases
         .into_iter()
