@@ -33,7 +33,7 @@ fn long_game(plies: usize) -> Vec<String> {
         .expect("shogi-klein is built in");
     let mut game = Game::new(&rules, rules.start());
     let mut seen: HashMap<String, u32> = HashMap::new();
-    let mut rng = Rng(0x5ea_45);
+    let mut rng = Rng(0x0005_ea45);
     let mut texts = Vec::with_capacity(plies);
     while texts.len() < plies {
         let pos = game.position().clone();
