@@ -59,14 +59,14 @@ fn long_game(plies: usize) -> Vec<String> {
     texts
 }
 
-/// Peak resident memory of the children waited for so far, in KiB.
-fn children_max_rss_kib() -> i64 {
-    // SAFETY: getrusage only writes into the struct it is given.
-    unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
-        usage.ru_maxrss
-    }
+/// The peak resident memory (`VmHWM`) of a running process, in KiB.
+/// Read from `/proc` while the child runs: the peak of the children counted
+/// by `getrusage` would include this process's own memory, which a child
+/// shares until it starts the new program.
+fn peak_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn main() {
@@ -92,17 +92,32 @@ fn main() {
     let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
     drop(record);
     let started = Instant::now();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_seams"))
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_seams"))
         .args(["record", "verify"])
         .arg(&file)
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .spawn()
         .expect("seams runs");
+    let mut peak = 0;
+    while child
+        .try_wait()
+        .expect("the child can be waited for")
+        .is_none()
+    {
+        peak = peak.max(peak_kib(child.id()).unwrap_or(0));
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().expect("seams ends");
     let seconds = started.elapsed().as_secs_f64();
-    let _ = std::fs::remove_file(&file);
+    if std::env::var_os("SEAMS_RECORD_KEEP").is_some() {
+        eprintln!("kept {}", file.display());
+    } else {
+        let _ = std::fs::remove_file(&file);
+    }
     println!(
         "record verify: {plies} plies, {:.1} MB of JSON: {seconds:.1} s, peak memory {:.0} MB; {}",
         bytes as f64 / 1e6,
-        children_max_rss_kib() as f64 / 1024.0,
+        peak as f64 / 1024.0,
         String::from_utf8_lossy(&out.stdout).trim()
     );
 }

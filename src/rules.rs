@@ -9,7 +9,6 @@
 //!
 //! Rule code does no I/O: families receive data that `spec` has loaded.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -261,8 +260,8 @@ pub struct History<P> {
     current: P,
     /// The interned id of every position's key, oldest first.
     ids: Vec<u32>,
-    /// Each distinct key once, with its id.
-    interned: HashMap<Box<str>, u32>,
+    /// Each distinct key once.
+    keys: KeyStore,
     /// `counts[id]`: how often that key has occurred.
     counts: Vec<u32>,
     /// `gave_check[i]`: the action leading to position `i + 1` left the
@@ -272,12 +271,78 @@ pub struct History<P> {
     pub movers: Vec<Player>,
 }
 
+/// Distinct keys, each stored once, end to end in one buffer, and found
+/// by an exact comparison through a table of ids: about the key's own
+/// length plus 13 bytes a key, where a map of strings would take three or
+/// four times that.
+#[derive(Clone, Default)]
+struct KeyStore {
+    bytes: Vec<u8>,
+    /// `ends[id]`: where key `id` ends in `bytes` (it starts where the
+    /// one before ends).
+    ends: Vec<u32>,
+    table: hashbrown::HashTable<u32>,
+    hasher: std::hash::RandomState,
+}
+
+impl std::fmt::Debug for KeyStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KeyStore({} keys)", self.ends.len())
+    }
+}
+
+impl KeyStore {
+    fn key(&self, id: u32) -> &[u8] {
+        let end = self.ends[id as usize] as usize;
+        let start = match id {
+            0 => 0,
+            _ => self.ends[id as usize - 1] as usize,
+        };
+        &self.bytes[start..end]
+    }
+
+    fn find(&self, key: &str) -> Option<u32> {
+        let hash = std::hash::BuildHasher::hash_one(&self.hasher, key.as_bytes());
+        self.table
+            .find(hash, |&id| self.key(id) == key.as_bytes())
+            .copied()
+    }
+
+    /// The id of `key`, added if new.
+    fn intern(&mut self, key: &str) -> u32 {
+        if let Some(id) = self.find(key) {
+            return id;
+        }
+        let id = self.ends.len() as u32;
+        self.bytes.extend_from_slice(key.as_bytes());
+        self.ends.push(self.bytes.len() as u32);
+        let hash = std::hash::BuildHasher::hash_one(&self.hasher, key.as_bytes());
+        let Self {
+            bytes,
+            ends,
+            table,
+            hasher,
+        } = self;
+        let rehash = |&id: &u32| {
+            let end = ends[id as usize] as usize;
+            let start = if id == 0 {
+                0
+            } else {
+                ends[id as usize - 1] as usize
+            };
+            std::hash::BuildHasher::hash_one(&*hasher, &bytes[start..end])
+        };
+        table.insert_unique(hash, id, rehash);
+        id
+    }
+}
+
 impl<P> History<P> {
     fn new(start: P, key: Key) -> History<P> {
         let mut h = History {
             current: start,
             ids: Vec::new(),
-            interned: HashMap::new(),
+            keys: KeyStore::default(),
             counts: Vec::new(),
             gave_check: Vec::new(),
             movers: Vec::new(),
@@ -287,9 +352,8 @@ impl<P> History<P> {
     }
 
     fn record_key(&mut self, key: Key) {
-        let next = self.counts.len() as u32;
-        let id = *self.interned.entry(key.into_boxed_str()).or_insert(next);
-        if id == next {
+        let id = self.keys.intern(&key);
+        if id as usize == self.counts.len() {
             self.counts.push(0);
         }
         self.counts[id as usize] += 1;
@@ -316,9 +380,7 @@ impl<P> History<P> {
     }
     /// How often a position with this key has occurred in the game.
     pub fn occurrences_of(&self, key: &str) -> u32 {
-        self.interned
-            .get(key)
-            .map_or(0, |&id| self.counts[id as usize])
+        self.keys.find(key).map_or(0, |id| self.counts[id as usize])
     }
     /// The positions (0 = the start) where the current position's key
     /// occurred, oldest first.
