@@ -27,18 +27,6 @@ fn scratch(tag: &str) -> PathBuf {
     dir
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &dest).unwrap();
-        }
-    }
-}
-
 fn edit(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.contains(from), "{} has no '{from}'", path.display());
@@ -50,7 +38,7 @@ fn edit(path: &Path, from: &str, to: &str) {
 /// built-in rules.
 fn moved_pawn_spec() -> PathBuf {
     let dir = scratch("pawn").join("spec");
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("spec"), &dir);
+    common::copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("spec"), &dir);
     edit(
         &dir.join("shogi/shogi-klein.toml"),
         "pieces = \"PPPPPPPP.\"",
@@ -63,7 +51,7 @@ fn moved_pawn_spec() -> PathBuf {
 /// TOML.
 fn garbage_spec() -> PathBuf {
     let dir = scratch("garbage").join("spec");
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("spec"), &dir);
+    common::copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("spec"), &dir);
     let file = dir.join("shogi/shogi-klein.toml");
     let mut text = std::fs::read_to_string(&file).unwrap();
     text.push_str("this is = not [toml\n");
@@ -319,7 +307,7 @@ fn a_closed_pipe_ends_every_printing_command_quietly() {
     let record =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/records/kyoto-checkmate.json");
     let scratch_corpus = scratch("rehash");
-    copy_dir(
+    common::copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/cases/geometry"),
         &scratch_corpus,
     );

@@ -22,22 +22,9 @@ fn scratch() -> PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&root);
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    copy_dir(&here.join("spec"), &root.join("draft"));
-    copy_dir(&here.join("conformance/cases"), &root.join("cases"));
+    common::copy_dir(&here.join("spec"), &root.join("draft"));
+    common::copy_dir(&here.join("conformance/cases"), &root.join("cases"));
     root
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let rel = entry.path().strip_prefix(from).unwrap();
-        let dest = to.join(rel);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &dest).unwrap();
-        }
-    }
 }
 
 fn edit(path: &Path, from: &str, to: &str) {
@@ -722,7 +709,7 @@ fn accept_into_writes_a_scratch_spec_folder() {
     // project's own.
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let into = root.join("released");
-    copy_dir(&here.join("spec"), &into);
+    common::copy_dir(&here.join("spec"), &into);
     // A stale data file the draft does not have is removed.
     std::fs::write(
         into.join("chess/chess-stale.toml"),

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use seams::conformance::case::Check;
 use seams::conformance::engine::{
     CappedLines, DEFAULT_MAX_REPLY_BYTES, Embedded, Engine, Limits, Line, Process, split_command,
 };
@@ -461,25 +462,14 @@ fn served(
 /// error reply and is skipped unread.
 pub const MAX_REQUEST_BYTES: usize = 16 << 20;
 
-/// The geometry check kinds `--fault-on` accepts.
-const FAULT_ON: [&str; 7] = [
-    "invariants",
-    "walk",
-    "reach",
-    "forbidden-diagonals",
-    "bishop-reach",
-    "diagonal-components",
-    "file-orbits",
-];
-
 /// `seams engine`: the reference (or a mutant, or a faulty one) on stdio.
 pub fn engine(book: &Rulebook, a: EngineArgs) -> Result<ExitCode> {
     if let Some(f) = &a.fault_on
-        && !FAULT_ON.contains(&f.as_str())
+        && !Check::GEOMETRY_KINDS.contains(&f.as_str())
     {
         bail!(
             "--fault-on '{f}' is not a geometry check kind ({})",
-            Known::new(f, FAULT_ON)
+            Known::new(f, Check::GEOMETRY_KINDS)
         );
     }
     let (lib, variants, name) = match &a.mutant {

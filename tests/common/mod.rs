@@ -44,3 +44,16 @@ pub fn check_input_error(args: &[&str], fragment: &str) {
         r.stdout
     );
 }
+
+/// Copies a folder tree (a spec or corpus) into `to`.
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let dest = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &dest).unwrap();
+        }
+    }
+}
