@@ -20,6 +20,7 @@ pub mod kyoto;
 pub mod movement;
 pub mod mutants;
 pub mod names;
+pub mod quote;
 pub mod render;
 pub mod rules;
 pub mod shogi;

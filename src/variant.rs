@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::quote;
 use crate::rules::{
     ActionError, EndReason, Game, GameAction, GameResult, IllegalReason, Player, PositionError,
     Rules,
@@ -186,19 +187,44 @@ pub trait Variant: Send + Sync {
 fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
     let mut pos = match at.position {
         None => rules.start(),
-        Some(text) => rules.parse_position(text)?,
+        Some(text) => parse_position(rules, text)?,
     };
     for (i, text) in at.moves.iter().enumerate() {
         let a = rules
             .parse_action(&pos, text)
-            .map_err(|error| VariantError::Move {
-                ply: i + 1,
-                text: text.clone(),
-                error,
-            })?;
+            .map_err(|error| move_error(i, text, error))?;
         pos = rules.apply(&pos, &a);
     }
     Ok(pos)
+}
+
+// Every error below leaves through this interface, which the CLI, the
+// corpus and the protocol use, so its messages are bounded here: a family
+// parser may quote a whole token, and the token may be megabytes long.
+
+/// A position text parsed, its error's message bounded.
+fn parse_position<R: Rules>(rules: &R, text: &str) -> Result<R::Position, PositionError> {
+    rules.parse_position(text).map_err(|e| PositionError {
+        field: quote::excerpt(&e.field).into_owned(),
+        message: quote::bounded(&e.message).into_owned(),
+    })
+}
+
+/// An action error with its message bounded.
+fn bound_action(e: ActionError) -> ActionError {
+    ActionError {
+        code: e.code,
+        message: quote::bounded(&e.message).into_owned(),
+    }
+}
+
+/// The error of the `i`-th leading move (0-based), quoting an excerpt.
+fn move_error(i: usize, text: &str, error: ActionError) -> VariantError {
+    VariantError::Move {
+        ply: i + 1,
+        text: quote::excerpt(text).into_owned(),
+        error: bound_action(error),
+    }
 }
 
 impl<R: Rules> Variant for R {
@@ -224,6 +250,7 @@ impl<R: Rules> Variant for R {
             .map(|text| {
                 self.parse_action(&pos, text)
                     .map(|a| draw.action_mark(&pos, &a))
+                    .map_err(bound_action)
             })
             .collect())
     }
@@ -292,7 +319,8 @@ impl<R: Rules> Variant for R {
         let pos = reach(self, at)?;
         Ok(self
             .parse_action(&pos, action)
-            .map(|a| self.format_action(&pos, &a)))
+            .map(|a| self.format_action(&pos, &a))
+            .map_err(bound_action))
     }
 
     fn perft(&self, at: &At, depth: u32) -> Result<u64, VariantError> {
@@ -318,15 +346,12 @@ impl<R: Rules> Variant for R {
     fn play(&self, at: &At) -> Result<Played, VariantError> {
         let start = match at.position {
             None => self.start(),
-            Some(text) => self.parse_position(text)?,
+            Some(text) => parse_position(self, text)?,
         };
         let mut game = Game::new(self, start);
         for (i, text) in at.moves.iter().enumerate() {
-            game.play_text(text).map_err(|error| VariantError::Move {
-                ply: i + 1,
-                text: text.clone(),
-                error,
-            })?;
+            game.play_text(text)
+                .map_err(|error| move_error(i, text, error))?;
         }
         let pos = game.position();
         Ok(Played {
@@ -358,7 +383,7 @@ impl<R: Rules> Variant for R {
                 None,
                 format!(
                     "the record is for '{}', not '{}'",
-                    record.variant,
+                    quote::excerpt(&record.variant),
                     self.variant()
                 ),
             );
@@ -370,14 +395,14 @@ impl<R: Rules> Variant for R {
                 None,
                 format!(
                     "the record was played under rules {}, this engine implements {}",
-                    record.rules,
+                    quote::excerpt(&record.rules),
                     Rules::rules_version(self)
                 ),
             );
         }
         let start = match &record.start {
             RecordStart::Initial => self.start(),
-            RecordStart::Edited { position } => match self.parse_position(position) {
+            RecordStart::Edited { position } => match parse_position(self, position) {
                 Ok(p) => p,
                 Err(e) => return reject(0, RecordReason::BadStart, None, e.to_string()),
             },
@@ -391,7 +416,12 @@ impl<R: Rules> Variant for R {
                     i + 1,
                     RecordReason::IllegalAction,
                     Some(e.code),
-                    format!("ply {} '{text}': {}", i + 1, e.message),
+                    format!(
+                        "ply {} '{}': {}",
+                        i + 1,
+                        quote::excerpt(text),
+                        quote::bounded(&e.message)
+                    ),
                 );
             }
         }
@@ -420,7 +450,9 @@ impl<R: Rules> Variant for R {
                     RecordReason::FinalPositionMismatch,
                     None,
                     format!(
-                        "the record's final position '{claimed}' differs from the replayed '{actual}'"
+                        "the record's final position '{}' differs from the replayed '{}'",
+                        quote::excerpt(claimed),
+                        quote::excerpt(&actual)
                     ),
                 );
             }
@@ -511,7 +543,7 @@ pub fn find_in<'v>(
         .find(|v| v.name() == name)
         .copied()
         .ok_or_else(|| VariantError::Unknown {
-            name: name.to_string(),
+            name: quote::excerpt(name).into_owned(),
             known: crate::names::Known::new(name, variants.iter().map(|v| v.name())),
         })
 }

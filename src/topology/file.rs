@@ -93,7 +93,8 @@ pub enum BoardErrorKind {
 
 /// A rejected board file: which file, which entry, what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}: {entry}: {message}")]
+// The message may quote the file's text: shown bounded (see crate::quote).
+#[error("{file}: {}: {}", crate::quote::excerpt(.entry), crate::quote::bounded(.message))]
 pub struct BoardError {
     pub file: String,
     pub entry: String,
