@@ -950,23 +950,35 @@ fn seeds(name: &str) -> Vec<Vec<u8>> {
             let mut out: Vec<Vec<u8>> = Vec::new();
             for p in files("conformance/records", ".json") {
                 let whole = read(&p);
-                // Games still going on, cut from each record: most records
-                // run to hundreds of plies, and a run replays every seed
-                // it mutates, so short ones keep the rate up.
+                // Most records run to hundreds of plies, and every input
+                // replays all of them: records are cut short (a game going
+                // on, or ended by the record's own resignation or agreed
+                // draw) so that the run keeps its rate, and only the short
+                // ones are kept whole.
                 let record: Value = serde_json::from_slice(&whole).expect("a record is JSON");
                 let actions = record["actions"].as_array().cloned().unwrap_or_default();
-                for n in [3, 12, 40] {
-                    if n < actions.len() {
-                        let mut cut = record.clone();
-                        cut["actions"] = Value::Array(actions[..n].to_vec());
-                        cut["result"] = Value::Null;
-                        if let Some(map) = cut.as_object_mut() {
-                            map.remove("final_position");
-                        }
-                        out.push(serde_json::to_vec_pretty(&cut).expect("serializes"));
+                let last = actions.last().and_then(Value::as_str).unwrap_or("");
+                let decided = matches!(last, "resign" | "draw");
+                for n in [3, 12, 40, 150] {
+                    if n >= actions.len() {
+                        continue;
                     }
+                    let mut cut = record.clone();
+                    let mut kept = actions[..n].to_vec();
+                    if decided {
+                        kept.push(Value::from(last));
+                    } else {
+                        cut["result"] = Value::Null;
+                    }
+                    cut["actions"] = Value::Array(kept);
+                    if let Some(map) = cut.as_object_mut() {
+                        map.remove("final_position");
+                    }
+                    out.push(serde_json::to_vec_pretty(&cut).expect("serializes"));
                 }
-                out.push(whole);
+                if actions.len() <= 250 {
+                    out.push(whole);
+                }
             }
             for (_, case) in &corpus().cases {
                 if let Check::Record { record, .. } = &case.check {
