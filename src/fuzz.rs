@@ -183,8 +183,8 @@ pub fn record(data: &[u8]) -> u64 {
         RecordVerdict::Rejected {
             ply,
             reason,
+            illegal,
             message,
-            ..
         } => {
             assert!(
                 ply <= record.actions.len() + 1,
@@ -192,7 +192,9 @@ pub fn record(data: &[u8]) -> u64 {
                 record.actions.len()
             );
             bounded("record verdict", &message);
-            fingerprint(&[v.name(), &format!("{reason:?}"), &message])
+            // The message names cells and plies of this game; the reason
+            // and the illegal-action code say which path it took.
+            fingerprint(&[v.name(), &format!("{reason:?} {illegal:?}")])
         }
     }
 }
