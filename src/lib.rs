@@ -7,7 +7,8 @@
 //! [`conformance`] (the corpus case format, the engine protocol, the runner
 //! that checks any engine against the corpus, and the reference engine).
 //! [`mutants`] names deliberately wrong engines the corpus must catch.
-//! [`spec`] embeds the rules data. See ARCHITECTURE.md for the codemap.
+//! [`spec`] embeds the rules data. [`fuzz`] holds one fuzz target per parser
+//! of outside input. See ARCHITECTURE.md for the codemap.
 
 pub mod audit;
 pub mod chess;
@@ -16,11 +17,13 @@ pub mod design;
 pub mod diagram;
 pub mod draft;
 pub mod files;
+pub mod fuzz;
 pub mod geometry;
 pub mod kyoto;
 pub mod movement;
 pub mod mutants;
 pub mod names;
+pub mod quote;
 pub mod render;
 pub mod rules;
 pub mod shogi;

@@ -78,19 +78,6 @@ pub fn nearest<'a>(asked: &str, candidates: impl IntoIterator<Item = &'a str>) -
     }
 }
 
-/// How much of a user's text an error message quotes.
-pub const QUOTE_CHARS: usize = 200;
-
-/// At most the first [`QUOTE_CHARS`] characters of `text`, with `…` and
-/// the full length when cut: an error about a 10 MB input stays short.
-pub fn quote(text: &str) -> String {
-    let mut chars = text.char_indices();
-    match chars.nth(QUOTE_CHARS) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,15 +109,6 @@ mod tests {
         check("shogi-nowhere", None);
         check("checkers", None);
         check("mobius", None);
-    }
-
-    #[test]
-    fn long_texts_are_quoted_short() {
-        assert_eq!(quote("abc"), "abc");
-        let long = "é".repeat(1000);
-        let q = quote(&long);
-        assert!(q.starts_with(&"é".repeat(200)));
-        assert!(q.ends_with("… (2000 bytes in all)"), "{q}");
     }
 
     #[test]

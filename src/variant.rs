@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::quote;
 use crate::rules::{
     ActionError, EndReason, Game, GameResult, IllegalReason, Player, PositionError, Rules,
 };
@@ -30,7 +31,9 @@ pub const MAX_POSITION_TEXT_BYTES: usize = 64 << 10;
 pub const MAX_MOVES: usize = 100_000;
 
 /// Parses a position text within [`MAX_POSITION_TEXT_BYTES`], with an
-/// error that quotes at most a little of the text.
+/// error that quotes at most a little of the text. Every error of this
+/// interface, which the CLI, the corpus and the protocol use, is bounded
+/// here: a family parser may quote a whole token, megabytes long.
 fn parse_start<R: Rules>(rules: &R, text: &str) -> Result<R::Position, PositionError> {
     if text.len() > MAX_POSITION_TEXT_BYTES {
         return Err(PositionError {
@@ -42,8 +45,8 @@ fn parse_start<R: Rules>(rules: &R, text: &str) -> Result<R::Position, PositionE
         });
     }
     rules.parse_position(text).map_err(|e| PositionError {
-        field: crate::names::quote(&e.field),
-        message: crate::names::quote(&e.message),
+        field: quote::excerpt(&e.field).into_owned(),
+        message: quote::bounded(&e.message).into_owned(),
     })
 }
 
@@ -51,7 +54,7 @@ fn parse_start<R: Rules>(rules: &R, text: &str) -> Result<R::Position, PositionE
 fn bounded(e: ActionError) -> ActionError {
     ActionError {
         code: e.code,
-        message: crate::names::quote(&e.message),
+        message: quote::bounded(&e.message).into_owned(),
     }
 }
 
@@ -86,7 +89,7 @@ pub struct At<'a> {
 pub enum VariantError {
     #[error(transparent)]
     Position(#[from] PositionError),
-    #[error("move {ply} '{}' cannot be played: {error}", crate::names::quote(.text))]
+    #[error("move {ply} '{}' cannot be played: {error}", crate::quote::excerpt(.text))]
     Move {
         ply: usize,
         text: String,
@@ -275,6 +278,7 @@ impl<R: Rules> Variant for R {
             .map(|text| {
                 self.parse_action(&pos, text)
                     .map(|a| draw.action_mark(&pos, &a))
+                    .map_err(bounded)
             })
             .collect())
     }
@@ -343,7 +347,8 @@ impl<R: Rules> Variant for R {
         let pos = reach(self, at)?;
         Ok(self
             .parse_action(&pos, action)
-            .map(|a| self.format_action(&pos, &a)))
+            .map(|a| self.format_action(&pos, &a))
+            .map_err(bounded))
     }
 
     fn perft(&self, at: &At, depth: u32) -> Result<u64, VariantError> {
@@ -517,8 +522,8 @@ impl<R: Rules> Replay for Replayer<'_, R> {
                 format!(
                     "ply {} '{}': {}",
                     self.actions,
-                    crate::names::quote(text),
-                    crate::names::quote(&e.message)
+                    quote::excerpt(text),
+                    quote::bounded(&e.message)
                 ),
             )
         })
@@ -551,7 +556,7 @@ impl<R: Rules> Replay for Replayer<'_, R> {
                     None,
                     format!(
                         "the record's final position '{}' differs from the replayed '{actual}'",
-                        crate::names::quote(claimed)
+                        quote::excerpt(claimed)
                     ),
                 );
             }
@@ -582,11 +587,12 @@ impl From<serde_json::Error> for RecordJsonError {
             line: e.line(),
             column: e.column(),
             // serde_json's text ends with the position, given apart here.
-            message: crate::names::quote(
+            message: quote::bounded(
                 e.to_string()
                     .rsplit_once(" at line ")
                     .map_or(e.to_string().as_str(), |(m, _)| m),
-            ),
+            )
+            .into_owned(),
         }
     }
 }
@@ -765,7 +771,7 @@ pub fn find_in<'v>(
         .find(|v| v.name() == name)
         .copied()
         .ok_or_else(|| VariantError::Unknown {
-            name: name.to_string(),
+            name: quote::excerpt(name).into_owned(),
             known: crate::names::Known::new(name, variants.iter().map(|v| v.name())),
         })
 }

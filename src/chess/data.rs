@@ -112,7 +112,8 @@ pub struct EndingsFile {
 
 /// A variant file that does not describe a variant.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}: {field}: {message}")]
+// The message may quote the file's text: shown bounded (see crate::quote).
+#[error("{file}: {}: {}", crate::quote::excerpt(.field), crate::quote::bounded(.message))]
 pub struct DataError {
     pub file: String,
     pub field: String,

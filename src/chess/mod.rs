@@ -82,7 +82,13 @@ impl ChessRules {
         library: &Library,
     ) -> Result<ChessRules, VariantError> {
         let vf = VariantFile::parse(file, text)?;
-        let geo = library.geometry(&vf.board)?;
+        // Named by file and field like every other data error: a typo in
+        // `board` is a mistake in this file, not in the library.
+        let geo = library.geometry(&vf.board).map_err(|e| DataError {
+            file: file.to_string(),
+            field: "board".into(),
+            message: e.to_string(),
+        })?;
         let data = VariantData::resolve(file, &vf, geo)?;
         ChessRules::new(file, data, geo.clone())
     }

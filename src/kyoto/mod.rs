@@ -61,7 +61,8 @@ struct VariantFile {
 
 /// A variant file that does not describe a Kyoto variant.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}: {entry}: {message}")]
+// The message may quote the file's text: shown bounded (see crate::quote).
+#[error("{file}: {}: {}", crate::quote::excerpt(.entry), crate::quote::bounded(.message))]
 pub struct DataError {
     pub file: String,
     pub entry: String,

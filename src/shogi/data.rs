@@ -75,7 +75,8 @@ pub struct DeadRanksFile {
 
 /// A rejected data file, naming the file and field.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}: {field}: {message}")]
+// The message may quote the file's text: shown bounded (see crate::quote).
+#[error("{file}: {}: {}", crate::quote::excerpt(.field), crate::quote::bounded(.message))]
 pub struct DataError {
     pub file: String,
     pub field: String,

@@ -51,27 +51,34 @@ pub struct PieceEntry {
     pub switches_with: Option<Kind>,
 }
 
-/// A variant file that is not a consistent variant.
+/// A variant file that is not a consistent variant. Messages, kinds and
+/// cells may quote the file's text: they are shown bounded (see
+/// [`crate::quote`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DataError {
-    #[error("{file}: {message}")]
+    #[error("{file}: {}", crate::quote::bounded(.message))]
     Parse { file: String, message: String },
-    #[error("{file}: board '{board}' is not a tetrahedral board of the spec library")]
+    #[error("{file}: board '{}' is not a tetrahedral board of the spec library", crate::quote::excerpt(.board))]
     UnknownBoard { file: String, board: String },
-    #[error("{file}: pieces.{kind}: {message}")]
+    #[error("{file}: pieces.{}: {}", crate::quote::excerpt(.kind), crate::quote::bounded(.message))]
     Piece {
         file: String,
         kind: String,
         message: String,
     },
-    #[error("{file}: pieces.{kind}.cells: '{cell}': {message}")]
+    #[error(
+        "{file}: pieces.{}.cells: '{}': {}",
+        crate::quote::excerpt(.kind),
+        crate::quote::excerpt(.cell),
+        crate::quote::bounded(.message)
+    )]
     Cell {
         file: String,
         kind: String,
         cell: String,
         message: String,
     },
-    #[error("{file}: {field}: {message}")]
+    #[error("{file}: {}: {}", crate::quote::excerpt(.field), crate::quote::bounded(.message))]
     Field {
         file: String,
         field: String,

@@ -96,7 +96,8 @@ pub enum BoardErrorKind {
 
 /// A rejected board file: which file, which entry, what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}: {entry}: {message}")]
+// The message may quote the file's text: shown bounded (see crate::quote).
+#[error("{file}: {}: {}", crate::quote::excerpt(.entry), crate::quote::bounded(.message))]
 pub struct BoardError {
     pub file: String,
     pub entry: String,
@@ -397,7 +398,7 @@ fn build_labelled(file: &str, spec: &BoardFile) -> Result<Board, BoardError> {
 
 /// At most the first 200 characters of a user's text, for error messages.
 fn quote(text: &str) -> String {
-    crate::names::quote(text)
+    crate::quote::excerpt(text).into_owned()
 }
 
 /// An edge whose step does not come back: `(cell, side, partner, partner_side)`.

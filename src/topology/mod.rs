@@ -255,7 +255,7 @@ pub struct Square {
 
 /// A rejected coordinate, carrying the text and the reason.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad coordinate '{text}' on board {board}: {reason}")]
+#[error("bad coordinate '{}' on board {board}: {reason}", crate::quote::excerpt(.text))]
 pub struct CoordError {
     pub text: String,
     pub board: String,

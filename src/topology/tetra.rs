@@ -242,10 +242,12 @@ impl TetraBoard {
                 (b'a' + files as u8 - 1) as char
             )));
         }
-        let u = level as i8 - 1;
-        if u > z {
+        // Compared before the signed arithmetic below: a level above 127
+        // would wrap to a negative i8 and pass a signed comparison.
+        if level > rank {
             return Err(err(format!("rank {rank} has levels 1–{rank}")));
         }
+        let u = level as i8 - 1;
         Ok(self
             .cell_at((a + u, a + z - u, z))
             .expect("in-range rank, file and level name a cell"))
