@@ -1191,7 +1191,9 @@ fn requests() -> Vec<Request> {
         hello,
         sent: vec![Request {
             id: 0,
-            command: Command::Hello { protocol: 1 },
+            command: Command::Hello {
+                protocol: seams::conformance::protocol::PROTOCOL_VERSION,
+            },
         }],
     };
     let variants = registry();
