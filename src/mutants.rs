@@ -101,7 +101,7 @@ fn kyoto_flip_on_drop() -> Vec<Box<dyn Variant>> {
 
 /// An unknown mutant name.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown mutant '{name}' ({known})")]
+#[error("unknown mutant '{}' ({known})", crate::quote::excerpt(.name))]
 pub struct UnknownMutant {
     pub name: String,
     pub known: crate::names::Known,

@@ -30,7 +30,7 @@ pub enum SpecError {
         name: String,
         other: String,
     },
-    #[error("unknown board '{name}' ({known})")]
+    #[error("unknown board '{}' ({known})", crate::quote::excerpt(.name))]
     UnknownBoard {
         name: String,
         known: crate::names::Known,

@@ -95,7 +95,7 @@ pub enum VariantError {
         text: String,
         error: ActionError,
     },
-    #[error("unknown variant '{name}' ({known})")]
+    #[error("unknown variant '{}' ({known})", crate::quote::excerpt(.name))]
     Unknown {
         name: String,
         known: crate::names::Known,

@@ -123,8 +123,9 @@ pub fn read_reply_value(v: Value, id: u64, command: &str, shown: &str) -> Result
                 AskError::failed(
                     ErrorKind::Malformed,
                     format!(
-                        "the reply to '{command}' has the unknown field '{k}' \
-                         (extensions start with '{EXTENSION_PREFIX}'): {shown}"
+                        "the reply to '{command}' has the unknown field '{}' \
+                         (extensions start with '{EXTENSION_PREFIX}'): {shown}",
+                        crate::quote::excerpt(k)
                     ),
                 )
             })
@@ -139,10 +140,12 @@ pub fn read_reply_value(v: Value, id: u64, command: &str, shown: &str) -> Result
         if let Some(bad) = unknown(&["id", "error"]) {
             return Err(bad);
         }
-        let message = e
-            .as_str()
-            .map(String::from)
-            .unwrap_or_else(|| e.to_string());
+        // The engine's own words, bounded: a report must stay readable
+        // whatever an engine writes.
+        let message = match e.as_str() {
+            Some(text) => crate::quote::bounded(text).into_owned(),
+            None => crate::quote::bounded(&e.to_string()).into_owned(),
+        };
         return Err(AskError::failed(ErrorKind::Engine, message));
     }
     if map.get("ok") == Some(&Value::Bool(true)) {

@@ -47,9 +47,13 @@ pub struct Known {
 /// An expectations file that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ExpectationsError {
-    #[error("{file}: {message}")]
+    #[error("{file}: {}", crate::quote::bounded(.message))]
     Read { file: String, message: String },
-    #[error("{file}: known[{index}] '{id}': {message}")]
+    #[error(
+        "{file}: known[{index}] '{}': {}",
+        crate::quote::excerpt(.id),
+        crate::quote::bounded(.message)
+    )]
     Entry {
         file: String,
         index: usize,

@@ -205,9 +205,9 @@ fn collect_embedded(dir: &EmbeddedDir<'static>, out: &mut Vec<(String, String)>)
 /// A corpus file that could not be read as cases.
 #[derive(Debug, thiserror::Error)]
 pub enum CorpusError {
-    #[error("{file}: {message}")]
+    #[error("{file}: {}", crate::quote::bounded(.message))]
     Parse { file: String, message: String },
-    #[error("{file}: case '{id}': {message}")]
+    #[error("{file}: case '{}': {}", crate::quote::excerpt(.id), crate::quote::bounded(.message))]
     Invalid {
         file: String,
         id: String,

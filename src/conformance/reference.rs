@@ -214,7 +214,13 @@ impl<'a> Reference<'a> {
                     (Some(id), Some(c)) if !COMMANDS.contains(&c.as_str()) => {
                         protocol::unsupported_line(id)
                     }
-                    _ => protocol::error_line(id, format!("unreadable request: {e}")),
+                    _ => protocol::error_line(
+                        id,
+                        format!(
+                            "unreadable request: {}",
+                            crate::quote::bounded(&e.to_string())
+                        ),
+                    ),
                 }
             }
         }
@@ -350,15 +356,24 @@ pub fn question_to_check(question: &Value) -> Result<Check, String> {
         .and_then(Value::as_str)
         .ok_or("the question has no 'kind'")?
         .to_string();
-    let expect =
-        placeholder_expect(&kind).ok_or_else(|| format!("'{kind}' is not a geometry question"))?;
+    let expect = placeholder_expect(&kind).ok_or_else(|| {
+        format!(
+            "'{}' is not a geometry question",
+            crate::quote::excerpt(&kind)
+        )
+    })?;
     match &mut q {
         Value::Object(map) => {
             map.insert("expect".into(), expect);
         }
         _ => return Err("the question is not an object".into()),
     }
-    serde_json::from_value(q).map_err(|e| format!("unreadable question: {e}"))
+    serde_json::from_value(q).map_err(|e| {
+        format!(
+            "unreadable question: {}",
+            crate::quote::bounded(&e.to_string())
+        )
+    })
 }
 
 /// A check's question: the check object without `expect`.
