@@ -473,6 +473,21 @@ fn output_paths_are_checked_before_the_run() {
         &["render", "kyoto", "--out", under_file.to_str().unwrap()],
         "is a file, not a folder",
     );
+    // Refused before the engine is even started.
+    check_input_error(
+        &[
+            "bisect",
+            "--engine",
+            "no-such-engine-program",
+            "--variant",
+            "kyoto",
+            "--depth",
+            "2",
+            "--out",
+            under_file.to_str().unwrap(),
+        ],
+        "is a file, not a folder",
+    );
 }
 
 #[test]
