@@ -373,7 +373,8 @@ impl Board {
                 if self.charts.len() > 1 {
                     return Err(err(format!(
                         "this board has several charts; write the chart first, as in {}:{}",
-                        self.charts[0], text
+                        self.charts[0],
+                        crate::quote::excerpt(text)
                     )));
                 }
                 (0, text)
@@ -400,9 +401,13 @@ impl Board {
                 self.height
             )));
         }
-        let rank: u32 = rank_text
-            .parse()
-            .map_err(|_| err(format!("rank '{rank_text}' is not a number")))?;
+        let rank: u32 = rank_text.parse().map_err(|_| {
+            err(format!(
+                "rank '{}' is not a number from 1 to {}",
+                crate::quote::excerpt(rank_text),
+                self.height
+            ))
+        })?;
         if rank == 0 || rank > self.height as u32 {
             return Err(err(format!("rank {rank} is outside 1–{}", self.height)));
         }
