@@ -75,7 +75,7 @@ pub enum StartError {
 /// Sorts one reply line to the request `id`, a `command`, into an answer
 /// or an [`AskError`].
 pub fn read_reply(line: &str, id: u64, command: &str) -> Result<Value, AskError> {
-    let shown = shorten(line.trim());
+    let shown = crate::quote::excerpt(line.trim());
     let v: Value = serde_json::from_str(line).map_err(|e| {
         AskError::failed(
             ErrorKind::Malformed,
@@ -103,7 +103,10 @@ pub fn read_reply_value(v: Value, id: u64, command: &str, shown: &str) -> Result
         Some(other) => {
             return Err(AskError::failed(
                 ErrorKind::WrongId,
-                format!("asked with id {id}, the reply carries id {other}"),
+                format!(
+                    "asked with id {id}, the reply carries id {}",
+                    crate::quote::excerpt(&other.to_string())
+                ),
             ));
         }
         None => {
@@ -160,15 +163,6 @@ pub fn read_reply_value(v: Value, id: u64, command: &str, shown: &str) -> Result
         ErrorKind::Malformed,
         format!("a reply says \"ok\": true, \"unsupported\": true or \"error\": …, not: {shown}"),
     ))
-}
-
-fn shorten(s: &str) -> String {
-    const MAX: usize = 200;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(MAX).collect::<String>())
-    }
 }
 
 /// The reference engine in process, through the same reply reading.
@@ -633,7 +627,10 @@ impl Process {
         } else {
             let last: Vec<&str> = t.lines().rev().take(3).collect();
             let last: Vec<&str> = last.into_iter().rev().collect();
-            format!("; its stderr ends: {}", shorten(&last.join(" | ")))
+            format!(
+                "; its stderr ends: {}",
+                crate::quote::bounded(&last.join(" | "))
+            )
         }
     }
 

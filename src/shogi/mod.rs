@@ -57,6 +57,10 @@ pub struct ShogiRules {
     fixed_facing: bool,
     /// Whether the position text also accepts USI side letters `b`/`w`.
     usi_sfen: bool,
+    /// `piece_set[hand index]`: how many pieces of each droppable kind the
+    /// game has (SS-I9), counted from the initial position. `None` while
+    /// the initial position itself is being validated.
+    piece_set: Option<[u32; 7]>,
     start: Position,
 }
 
@@ -202,6 +206,7 @@ impl ShogiRules {
             file_of,
             phi,
             fixed_facing,
+            piece_set: None,
             start: Position {
                 board: vec![],
                 hands: [[0; 7]; 2],
@@ -280,6 +285,7 @@ impl ShogiRules {
                 move_number: 1,
             })
             .map_err(|x| e("setup", x.to_string()))?;
+        rules.piece_set = Some(position::piece_counts(&start));
         rules.start = start;
         Ok(rules)
     }

@@ -90,6 +90,23 @@ fn err(field: impl Into<String>, message: impl Into<String>) -> PositionError {
     }
 }
 
+/// Pieces of each droppable kind on the board (promoted or not) and in
+/// both hands, by hand index.
+pub(super) fn piece_counts(pos: &Position) -> [u32; 7] {
+    let mut counts = [0u32; 7];
+    for p in pos.board.iter().flatten() {
+        if let Some(i) = p.kind.hand_index() {
+            counts[i] += 1;
+        }
+    }
+    for hand in &pos.hands {
+        for (i, &n) in hand.iter().enumerate() {
+            counts[i] += u32::from(n);
+        }
+    }
+    counts
+}
+
 impl ShogiRules {
     /// Checks a setup against this variant and returns the position.
     pub fn validate(&self, setup: Setup) -> Result<Position, PositionError> {
@@ -162,6 +179,7 @@ impl ShogiRules {
             move_number: setup.move_number,
             kings,
         };
+        self.check_piece_set(&pos)?;
         let waiting = pos.to_move.other();
         if let Some(k) = pos.kings[waiting.index()]
             && self.attacked(&pos.board, k, pos.to_move)
@@ -172,6 +190,30 @@ impl ShogiRules {
             ));
         }
         Ok(pos)
+    }
+
+    /// SS-I9: no kind outnumbers the game's set, counting the board and
+    /// both hands, since play only moves pieces between them.
+    fn check_piece_set(&self, pos: &Position) -> Result<(), PositionError> {
+        let Some(set) = self.piece_set else {
+            return Ok(());
+        };
+        let have = piece_counts(pos);
+        for kind in Kind::ALL {
+            let Some(i) = kind.hand_index() else { continue };
+            if have[i] > set[i] {
+                return Err(err(
+                    "hand",
+                    format!(
+                        "{} {} pieces on the board and in hand; the game has {} (SS-I9)",
+                        have[i],
+                        kind.name(),
+                        set[i]
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// A piece as the engine stores it: facing-free kinds take the owner's

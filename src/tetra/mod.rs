@@ -36,6 +36,10 @@ pub struct TetraRules {
     data: VariantData,
     board: TetraBoard,
     t: movegen::Tables,
+    /// `piece_set[hand class]`: how many pieces of each class the game has
+    /// (TS-I10), counted from the initial array. `None` while the array
+    /// itself is being validated.
+    piece_set: Option<[u32; Kind::COUNT]>,
     start: Position,
 }
 
@@ -61,8 +65,10 @@ impl TetraRules {
             data,
             board,
             t,
+            piece_set: None,
         };
         rules.start = rules.initial()?;
+        rules.piece_set = Some(rules.piece_counts(&rules.start));
         Ok(rules)
     }
 

@@ -80,6 +80,8 @@ pub enum SetupError {
     Royals { player: Player, count: usize },
     #[error("{player:?}'s hand: {kind} cannot be held in hand in this variant")]
     BadHand { player: Player, kind: String },
+    #[error("{have} {kind} pieces on the board and in hand; the game has {set} (TS-I10)")]
+    TooMany { kind: String, have: u32, set: u32 },
     #[error("the side to move is missing")]
     NoSideToMove,
     #[error("the side not to move ({player:?}) is in check")]
@@ -96,7 +98,7 @@ impl SetupError {
             | SetupError::NotPromotable { cell, .. }
             | SetupError::Immobile { cell, .. } => format!("placement {cell}"),
             SetupError::Royals { .. } | SetupError::OpponentInCheck { .. } => "placement".into(),
-            SetupError::BadHand { .. } => "hand".into(),
+            SetupError::BadHand { .. } | SetupError::TooMany { .. } => "hand".into(),
             SetupError::NoSideToMove => "side".into(),
         }
     }
@@ -119,6 +121,43 @@ fn perr(field: impl Into<String>, message: impl Into<String>) -> PositionError {
 }
 
 impl TetraRules {
+    /// Non-royal pieces on the board and in both hands, by hand class (a
+    /// captured piece enters the hand as its class).
+    pub(super) fn piece_counts(&self, pos: &Position) -> [u32; Kind::COUNT] {
+        let mut counts = [0u32; Kind::COUNT];
+        for (_, p) in pos.pieces() {
+            if !p.kind.is_royal() {
+                counts[self.data.hand_class(p.kind).index()] += 1;
+            }
+        }
+        for hand in &pos.hands {
+            for (i, &n) in hand.iter().enumerate() {
+                counts[i] += u32::from(n);
+            }
+        }
+        counts
+    }
+
+    /// TS-I10: no class outnumbers the game's set, since play only moves
+    /// pieces between the board and the hands.
+    fn check_piece_set(&self, pos: &Position) -> Result<(), SetupError> {
+        let Some(set) = self.piece_set else {
+            return Ok(());
+        };
+        let have = self.piece_counts(pos);
+        match Kind::ALL
+            .into_iter()
+            .find(|k| have[k.index()] > set[k.index()])
+        {
+            Some(k) => Err(SetupError::TooMany {
+                kind: k.name().into(),
+                have: have[k.index()],
+                set: set[k.index()],
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// Validates a setup (TS-7.3): cells exist and hold one piece each, every
     /// kind belongs to the army, only promotable kinds are promoted, no
     /// unpromoted piece stands where it could never move, each player has
@@ -197,6 +236,7 @@ impl TetraRules {
             to_move,
             royals: found,
         };
+        self.check_piece_set(&pos)?;
         let waiting = to_move.other();
         if self.t.attacked(&pos, pos.royals[waiting.index()], to_move) {
             return Err(SetupError::OpponentInCheck { player: waiting });

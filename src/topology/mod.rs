@@ -255,7 +255,13 @@ pub struct Square {
 
 /// A rejected coordinate, carrying the text and the reason.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad coordinate '{}' on board {board}: {reason}", crate::quote::excerpt(.text))]
+// The text, and a reason that may quote part of it, are shown bounded
+// (see crate::quote): a coordinate can be as long as its input.
+#[error(
+    "bad coordinate '{}' on board {board}: {}",
+    crate::quote::excerpt(.text),
+    crate::quote::bounded(.reason)
+)]
 pub struct CoordError {
     pub text: String,
     pub board: String,
