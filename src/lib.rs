@@ -30,4 +30,5 @@ pub mod shogi;
 pub mod spec;
 pub mod tetra;
 pub mod topology;
+pub mod values;
 pub mod variant;

@@ -104,6 +104,13 @@ pub trait Rules: Send + Sync {
     fn in_check(&self, pos: &Self::Position) -> bool;
     fn key(&self, pos: &Self::Position) -> Key;
 
+    /// Each player's material, `[first, second]`: the values of the
+    /// variant data's `[values]` table (see [`crate::values`]) summed over
+    /// the player's pieces on the board and in hand. Only the practice
+    /// opponent ([`crate::opponent`]) reads it, at every node of its
+    /// search, so it is a plain sum with no allocation.
+    fn material(&self, pos: &Self::Position) -> [i32; 2];
+
     /// The family's endings of the current (last) position, given the game
     /// so far. [`Game`] asks after every action and once for the start, when
     /// `movers` and `gave_check` are still empty and the start's key has
@@ -338,6 +345,14 @@ impl KeyStore {
 }
 
 impl<P> History<P> {
+    /// A history of one position and no action: what a search judging a
+    /// position on its own passes to [`Rules::adjudicate`] (the practice
+    /// opponent does, where a position has no legal action). `key` is the
+    /// position's [`Rules::key`]; it has occurred once.
+    pub fn single(position: P, key: Key) -> History<P> {
+        History::new(position, key)
+    }
+
     fn new(start: P, key: Key) -> History<P> {
         let mut h = History {
             current: start,

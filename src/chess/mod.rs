@@ -317,6 +317,13 @@ impl Rules for ChessRules {
     fn key(&self, pos: &Position) -> Key {
         self.repetition_key(pos)
     }
+    fn material(&self, pos: &Position) -> [i32; 2] {
+        let mut sum = [0; 2];
+        for p in pos.board.iter().flatten() {
+            sum[p.owner.index()] += self.data.values[p.kind as usize];
+        }
+        sum
+    }
     fn adjudicate(&self, game: &History<Position>, legal_is_empty: bool) -> Option<GameResult> {
         self.ending(game, legal_is_empty)
     }
