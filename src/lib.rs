@@ -23,6 +23,7 @@ pub mod kyoto;
 pub mod movement;
 pub mod mutants;
 pub mod names;
+pub mod opponent;
 pub mod quote;
 pub mod render;
 pub mod rules;

@@ -233,6 +233,17 @@ pub trait Variant: Send + Sync {
     ) -> Result<Vec<Result<crate::diagram::ActionMark, ActionError>>, VariantError>;
     /// The designer facts of the variant's data (see [`crate::design`]).
     fn design_facts(&self) -> Option<crate::design::Facts>;
+    /// The practice opponent's choice in the position `at` reaches (see
+    /// [`crate::opponent`]): the canonical action text, or `None` when the
+    /// side to move has no legal action. Game endings other than having no
+    /// legal action are not consulted; `stop`, set from another thread,
+    /// ends the search early.
+    fn opponent_choice(
+        &self,
+        at: &At,
+        settings: &crate::opponent::Settings,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Result<Option<crate::opponent::Choice<String>>, VariantError>;
 }
 
 /// Plays `at` without game-end rules: parse each move in turn.
@@ -285,6 +296,23 @@ impl<R: Rules> Variant for R {
 
     fn design_facts(&self) -> Option<crate::design::Facts> {
         Rules::design_facts(self)
+    }
+
+    fn opponent_choice(
+        &self,
+        at: &At,
+        settings: &crate::opponent::Settings,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Result<Option<crate::opponent::Choice<String>>, VariantError> {
+        let pos = reach(self, at)?;
+        Ok(
+            crate::opponent::choose(self, &pos, settings, stop).map(|c| crate::opponent::Choice {
+                action: self.format_action(&pos, &c.action),
+                score: c.score,
+                depth: c.depth,
+                nodes: c.nodes,
+            }),
+        )
     }
 
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError> {
