@@ -7,6 +7,7 @@
 //! [`conformance`] (the corpus case format, the engine protocol, the runner
 //! that checks any engine against the corpus, and the reference engine).
 //! [`mutants`] names deliberately wrong engines the corpus must catch.
+//! [`session`] is a game being played (the terminal and web front ends).
 //! [`spec`] embeds the rules data. [`fuzz`] holds one fuzz target per parser
 //! of outside input. See ARCHITECTURE.md for the codemap.
 
@@ -27,6 +28,7 @@ pub mod opponent;
 pub mod quote;
 pub mod render;
 pub mod rules;
+pub mod session;
 pub mod shogi;
 pub mod spec;
 pub mod tetra;

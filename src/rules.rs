@@ -185,6 +185,11 @@ pub trait Rules: Send + Sync {
         None
     }
 
+    /// The special rights of a position; none by default (see [`Rights`]).
+    fn rights(&self, _pos: &Self::Position) -> Rights {
+        Rights::default()
+    }
+
     /// Number of leaf nodes of the legal-action tree at `depth`. Game-end
     /// rules are ignored, as is conventional. Families may override this
     /// with a faster make/unmake version.
@@ -201,6 +206,31 @@ pub trait Rules: Send + Sync {
             .map(|a| self.perft(&self.apply(pos, a), depth - 1))
             .sum()
     }
+}
+
+/// The special rights of a position: what its placement does not show but
+/// the rules still read. Surface chess has all four; the shogi families,
+/// Kyoto and the tetrahedral variants have none, so every field is absent
+/// there. Game records keep them apart from the position text so that a
+/// reader sees them without parsing it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Rights {
+    /// Castling rights in the position text's letters (`KQkq`), `-` for
+    /// none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub castling: Option<String>,
+    /// The en-passant trace the last double step left, as the position
+    /// text writes it; absent when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub en_passant: Option<String>,
+    /// The cells of the pawns whose double step is still unused, sorted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub double_step: Option<Vec<String>>,
+    /// Halfmoves since the last capture or pawn move (the move rule's
+    /// count).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub halfmove_clock: Option<u32>,
 }
 
 /// Why an action text was refused. The codes are a fixed list shared by
@@ -396,6 +426,10 @@ impl<P> History<P> {
     /// How often a position with this key has occurred in the game.
     pub fn occurrences_of(&self, key: &str) -> u32 {
         self.keys.find(key).map_or(0, |id| self.counts[id as usize])
+    }
+    /// How many distinct positions have occurred more than once.
+    pub fn repeated_positions(&self) -> usize {
+        self.counts.iter().filter(|&&n| n > 1).count()
     }
     /// The positions (0 = the start) where the current position's key
     /// occurred, oldest first.

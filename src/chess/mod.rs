@@ -339,6 +339,9 @@ impl Rules for ChessRules {
     fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
         self.read_position(text)
     }
+    fn rights(&self, pos: &Position) -> crate::rules::Rights {
+        self.position_rights(pos)
+    }
     fn exchange(&self, pos: &Position) -> Position {
         self.exchange_position(pos)
     }
