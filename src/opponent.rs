@@ -17,7 +17,9 @@
 //! - 2 and up: negamax with alpha-beta and iterative deepening (2 plies at
 //!   level 2, 4 at level 3, as deep as the budget allows at level 4),
 //!   quiescence over captures and promotions (an action after which the
-//!   opponent's material is lower or the mover's higher), captures tried
+//!   opponent's material is lower or the mover's higher) and, on its
+//!   first ply, a look for a mate among the checks (so a quiet mate in
+//!   reply is seen), captures tried
 //!   first and the previous iteration's best action (root) or a remembered
 //!   best action (inner nodes) before them.
 //!
@@ -34,8 +36,9 @@
 //! choice deterministic (same position and settings, same action); a
 //! deadline plays the best action of the deepest finished iteration. The
 //! `stop` flag, set by another thread, ends the search within a node. A
-//! choice is always ready: before the first iteration finishes it is the
-//! action with the best immediate material gain.
+//! choice is always ready: the search first looks once at every action
+//! (which finds every mate in one), and before that look is done the
+//! choice is the action with the best immediate material gain.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -470,6 +473,9 @@ impl<'a, R: Rules> Search<'a, R> {
 
     /// Quiescence: the player to move may stand on the evaluation or try
     /// its noisy actions (every action, when in check near the horizon).
+    /// On the first ply past the horizon it first looks for a mate among
+    /// its checks: a quiet mate answering the last searched action would
+    /// otherwise hide behind the evaluation.
     #[allow(clippy::too_many_arguments)] // the negamax window and two counters
     fn quiesce(
         &mut self,
@@ -484,14 +490,26 @@ impl<'a, R: Rules> Search<'a, R> {
         let mobility = actions.len();
         let stand = self.evaluate(pos, mobility, opponent_mobility);
         let evading = qply < EVASION_PLIES && self.rules.in_check(pos);
-        let mut best = if evading { -MATE - 1 } else { stand };
-        if !evading {
-            if stand >= beta || qply >= QUIESCENCE_PLIES {
-                return stand;
-            }
-            alpha = alpha.max(stand);
+        let look_for_mate = qply == 0 && !evading;
+        if !evading && !look_for_mate && (stand >= beta || qply >= QUIESCENCE_PLIES) {
+            return stand;
         }
         let mut children = self.children(pos, actions);
+        if look_for_mate {
+            if let Some(mate) = self.mate_among_checks(&children, ply) {
+                return mate;
+            }
+            if self.aborted {
+                return 0;
+            }
+            if stand >= beta {
+                return stand;
+            }
+        }
+        let mut best = if evading { -MATE - 1 } else { stand };
+        if !evading {
+            alpha = alpha.max(stand);
+        }
         children.retain(|c| evading || c.noisy);
         children.sort_by_key(|c| std::cmp::Reverse((c.noisy, c.gain)));
         for child in children {
@@ -522,6 +540,30 @@ impl<'a, R: Rules> Search<'a, R> {
             }
         }
         best
+    }
+
+    /// The score of a mate in one among the checking children of a node
+    /// `ply` plies below the root, for the node's player to move.
+    fn mate_among_checks(
+        &mut self,
+        children: &[Child<R::Action, R::Position>],
+        ply: u32,
+    ) -> Option<i32> {
+        for child in children {
+            if !self.rules.in_check(&child.pos) {
+                continue;
+            }
+            if !self.visit() {
+                return None;
+            }
+            if self.rules.legal_actions(&child.pos).is_empty() {
+                let score = -self.terminal(&child.pos, ply + 1);
+                if score > 0 {
+                    return Some(score);
+                }
+            }
+        }
+        None
     }
 }
 
