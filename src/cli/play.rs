@@ -291,7 +291,11 @@ impl Interactive<'_, '_> {
             Ok(played) => {
                 writeln!(out, "played {played}")?;
                 self.write_record()?;
-                self.show(out)?;
+                // Against the opponent the board is shown once, after its
+                // answer, as chess and shogi programs do.
+                if !self.opponent_to_move() {
+                    self.show(out)?;
+                }
                 self.answer(out)
             }
             Err(e) => {
