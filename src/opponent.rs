@@ -29,8 +29,14 @@
 //! legal action is judged by the family's own [`Rules::adjudicate`] on a
 //! one-position [`History`]: a loss (checkmate, or no legal action where
 //! that loses) or a draw (chess stalemate); nearer mates score higher.
-//! The search sees one position, not the game, so it knows nothing of
-//! repetition or move counters.
+//! [`choose`] sees one position; [`choose_in_game`] also sees the game so
+//! far, and judges an action that returns to an earlier position by the
+//! family's endings (a repetition that ends the game) or else as a draw,
+//! so a side that is ahead does not walk in circles. Below the root the
+//! search judges positions alone, without repetition or move counters. As
+//! the same position and settings give the same choice, a caller that
+//! wants variety along a game (or a level 0 that does not walk in
+//! circles) changes the seed from move to move.
 //!
 //! The [`Budget`] is a deadline or a node count. A node budget makes the
 //! choice deterministic (same position and settings, same action); a
@@ -157,6 +163,24 @@ pub fn choose<R: Rules>(
     settings: &Settings,
     stop: &AtomicBool,
 ) -> Option<Choice<R::Action>> {
+    let history = History::single(pos.clone(), rules.key(pos));
+    choose_in_game(rules, &history, settings, stop)
+}
+
+/// As [`choose`], in the current position of a game so far. An action
+/// that returns to a position the game has already seen is judged by the
+/// family's endings on the game with that action played (a repetition
+/// that ends the game scores as its result) and otherwise as a draw,
+/// since returning makes no progress: a side ahead does not walk in
+/// circles, and a side behind may. Deeper in the search, positions are
+/// judged alone.
+pub fn choose_in_game<R: Rules>(
+    rules: &R,
+    history: &History<R::Position>,
+    settings: &Settings,
+    stop: &AtomicBool,
+) -> Option<Choice<R::Action>> {
+    let pos = history.current();
     let actions = rules.legal_actions(pos);
     if actions.is_empty() {
         return None;
@@ -174,6 +198,9 @@ pub fn choose<R: Rules>(
     let mut search = Search::new(rules, settings.budget, stop);
     search.nodes = 1;
     let mut root = search.children(pos, actions);
+    for child in &mut root {
+        child.repeat = repetition_score(rules, history, &child.pos);
+    }
     // Shuffled, then sorted stably: equal actions are met in an order the
     // seed decides, and the first of equals is kept.
     for i in (1..root.len()).rev() {
@@ -192,6 +219,34 @@ pub fn choose<R: Rules>(
     })
 }
 
+/// The score, for the player who moved there, of `next` reached from the
+/// game's current position when the game has seen `next` before: the
+/// family's verdict on the game with it played, or a draw. `None` for a
+/// position new to the game.
+fn repetition_score<R: Rules>(
+    rules: &R,
+    history: &History<R::Position>,
+    next: &R::Position,
+) -> Option<i32> {
+    let key = rules.key(next);
+    if history.occurrences_of(&key) == 0 {
+        return None;
+    }
+    let mover = rules.to_move(history.current());
+    let mut played = history.clone();
+    played.record(next.clone(), key, rules.in_check(next), mover);
+    let empty = rules.legal_actions(next).is_empty();
+    Some(match rules.adjudicate(&played, empty) {
+        Some(GameResult {
+            winner: Some(w), ..
+        }) if w == mover => MATE - 1,
+        Some(GameResult {
+            winner: Some(_), ..
+        }) => -(MATE - 1),
+        _ => 0,
+    })
+}
+
 /// One action from a node, already played.
 struct Child<A, P> {
     action: A,
@@ -203,6 +258,9 @@ struct Child<A, P> {
     /// It lowers the opponent's material (a capture) or raises the
     /// mover's (a promotion): quiescence follows it.
     noisy: bool,
+    /// At the root, for an action returning to a position the game has
+    /// seen: its score, which the search takes instead of searching it.
+    repeat: Option<i32>,
 }
 
 /// The state of one search: the budget, the node count and the best
@@ -274,6 +332,7 @@ impl<'a, R: Rules> Search<'a, R> {
                     lead: lead(after),
                     gain: lead(after) - lead(before),
                     noisy: after[1 - me] < before[1 - me] || after[me] > before[me],
+                    repeat: None,
                     pos: next,
                 }
             })
@@ -312,7 +371,9 @@ impl<'a, R: Rules> Search<'a, R> {
             if !self.visit() {
                 break;
             }
-            let score = if self.rules.legal_actions(&child.pos).is_empty() {
+            let score = if let Some(r) = child.repeat {
+                r
+            } else if self.rules.legal_actions(&child.pos).is_empty() {
                 -self.terminal(&child.pos, 1)
             } else {
                 child.lead
@@ -378,7 +439,9 @@ impl<'a, R: Rules> Search<'a, R> {
                 break;
             }
             let actions = self.rules.legal_actions(&child.pos);
-            scores.push(if actions.is_empty() {
+            scores.push(if let Some(r) = child.repeat {
+                r
+            } else if actions.is_empty() {
                 -self.terminal(&child.pos, 1)
             } else {
                 -self.evaluate(&child.pos, actions.len(), root.len())
@@ -404,7 +467,10 @@ impl<'a, R: Rules> Search<'a, R> {
         let mut best: Option<(usize, i32)> = None;
         let mut alpha = -MATE - 1;
         for (i, child) in root.iter().enumerate() {
-            let score = -self.negamax(&child.pos, depth - 1, 1, -MATE - 1, -alpha, root.len());
+            let score = match child.repeat {
+                Some(r) => r,
+                None => -self.negamax(&child.pos, depth - 1, 1, -MATE - 1, -alpha, root.len()),
+            };
             if self.aborted {
                 break;
             }

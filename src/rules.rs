@@ -396,6 +396,15 @@ impl<P> History<P> {
         h
     }
 
+    /// Appends the position an action of `mover` led to, as [`Game::play`]
+    /// does: for a caller that follows a game without a [`Game`] (the
+    /// practice opponent judging a candidate action against the game so
+    /// far). `key` is the new position's [`Rules::key`] and `gave_check`
+    /// whether its player to move is in check.
+    pub fn record(&mut self, next: P, key: Key, gave_check: bool, mover: Player) {
+        self.push(next, key, gave_check, mover);
+    }
+
     fn record_key(&mut self, key: Key) {
         let id = self.keys.intern(&key);
         if id as usize == self.counts.len() {

@@ -270,9 +270,10 @@ pub trait Variant: Send + Sync {
     fn design_facts(&self) -> Option<crate::design::Facts>;
     /// The practice opponent's choice in the position `at` reaches (see
     /// [`crate::opponent`]): the canonical action text, or `None` when the
-    /// side to move has no legal action. Game endings other than having no
-    /// legal action are not consulted; `stop`, set from another thread,
-    /// ends the search early.
+    /// side to move has no legal action. The moves of `at` are its game
+    /// so far, against which it judges returns to earlier positions; a
+    /// result already reached is not consulted. `stop`, set from another
+    /// thread, ends the search early.
     fn opponent_choice(
         &self,
         at: &At,
@@ -375,15 +376,35 @@ impl<R: Rules> Variant for R {
         settings: &crate::opponent::Settings,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Result<Option<crate::opponent::Choice<String>>, VariantError> {
-        let pos = reach(self, at)?;
-        Ok(
-            crate::opponent::choose(self, &pos, settings, stop).map(|c| crate::opponent::Choice {
-                action: self.format_action(&pos, &c.action),
-                score: c.score,
-                depth: c.depth,
-                nodes: c.nodes,
-            }),
-        )
+        // As `reach`, keeping the game's history for the opponent's
+        // judgement of repetitions.
+        check_moves(at)?;
+        let start = match at.position {
+            None => self.start(),
+            Some(text) => parse_start(self, text)?,
+        };
+        let key = self.key(&start);
+        let mut game = crate::rules::History::single(start, key);
+        for (i, text) in at.moves.iter().enumerate() {
+            let pos = game.current();
+            let a = self
+                .parse_action(pos, text)
+                .map_err(|error| VariantError::Move {
+                    ply: i + 1,
+                    text: text.clone(),
+                    error: bounded(error),
+                })?;
+            let (mover, next) = (self.to_move(pos), self.apply(pos, &a));
+            let (key, check) = (self.key(&next), self.in_check(&next));
+            game.record(next, key, check, mover);
+        }
+        let choice = crate::opponent::choose_in_game(self, &game, settings, stop);
+        Ok(choice.map(|c| crate::opponent::Choice {
+            action: self.format_action(game.current(), &c.action),
+            score: c.score,
+            depth: c.depth,
+            nodes: c.nodes,
+        }))
     }
 
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError> {

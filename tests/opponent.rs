@@ -244,6 +244,48 @@ fn mate_in_two_scores_three_plies() {
 }
 
 // ---------------------------------------------------------------------------
+// The game so far: returning to an earlier position.
+
+/// White, a piece up, can check with the bishop from e6 to f7 and back
+/// while Black's king steps between e8 and d7 (a loop a game against
+/// level 0 once drew by fivefold repetition). Seeing the position alone,
+/// the opponent checks again; knowing the game, in which that check has
+/// already led to the same position, it plays something else.
+#[test]
+fn a_side_ahead_does_not_return_to_an_earlier_position() {
+    let v = find("chess-flat").unwrap();
+    let stop = AtomicBool::new(false);
+    let settings = nodes(MAX_LEVEL, 2000, 0);
+    let start = "rn1qkbnr/2p1p1pp/p2pB3/1p1Q4/8/4P2N/PPPP1PPP/RNB1K2R w KQ - 18 15";
+    let alone = At {
+        position: Some(start),
+        moves: &[],
+    };
+    let first = v
+        .opponent_choice(&alone, &settings, &stop)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        first.action, "e6-f7",
+        "the premise: the check is the choice"
+    );
+    let circle: Vec<String> = ["e6-f7", "e8-d7", "f7-e6", "d7-e8"]
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    let again = At {
+        position: Some(start),
+        moves: &circle,
+    };
+    let choice = v
+        .opponent_choice(&again, &settings, &stop)
+        .unwrap()
+        .unwrap();
+    assert_ne!(choice.action, "e6-f7");
+    assert!(choice.score > 0, "{choice:?}");
+}
+
+// ---------------------------------------------------------------------------
 // Hanging pieces: a searching level keeps its pieces.
 
 /// In `position`, a piece of the player to move is attacked and

@@ -8,7 +8,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use seams::opponent::{Settings, choose};
+use seams::opponent::{Settings, choose_in_game};
 use seams::rules::{Game, GameResult, History, Player, Rules};
 
 /// The family's own verdict on a position with no legal action.
@@ -107,8 +107,12 @@ impl<P> Played<P> {
 }
 
 /// A game from the initial position, `settings[0]` playing first, until
-/// it ends or reaches `max_plies`. Panics if the opponent ever returns an
-/// action the reference does not list, or none while the game goes on.
+/// it ends or reaches `max_plies`. Each ply adds its number to the seeds:
+/// the opponent sees positions, not games, so with one seed both sides
+/// would replay the same actions whenever a position came back, and a
+/// random player would walk into repetitions. Panics if the opponent ever
+/// returns an action the reference does not list, or none while the game
+/// goes on.
 pub fn play_game<R: Rules>(
     rules: &R,
     settings: &[Settings; 2],
@@ -119,7 +123,9 @@ pub fn play_game<R: Rules>(
     while game.result().is_none() && game.plies() < max_plies {
         let pos = game.position();
         let mover = rules.to_move(pos);
-        let choice = choose(rules, pos, &settings[mover.index()], &stop).unwrap_or_else(|| {
+        let mut these = settings[mover.index()];
+        these.seed = these.seed.wrapping_add(game.plies() as u64);
+        let choice = choose_in_game(rules, game.history(), &these, &stop).unwrap_or_else(|| {
             panic!(
                 "{}: no choice in a game that goes on: {}",
                 rules.variant(),
