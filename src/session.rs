@@ -227,7 +227,8 @@ impl<R: Rules> Session for Live<'_, R> {
             return None;
         }
         let pos = self.game.position();
-        let c = crate::opponent::choose(self.rules, pos, settings, stop)?;
+        // The game's history, so that the opponent sees repetitions.
+        let c = crate::opponent::choose_in_game(self.rules, self.game.history(), settings, stop)?;
         Some(crate::opponent::Choice {
             action: self.rules.format_action(pos, &c.action),
             score: c.score,
