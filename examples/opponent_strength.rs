@@ -14,13 +14,16 @@
 //!   level solves;
 //! - *hanging*: positions from the same games where a piece of the player
 //!   to move hangs (the opponent, were it to move, would have a capture
-//!   winning material), the player has no capture of its own and some
-//!   action saves it; how many choices of each level leave no winning
-//!   capture;
+//!   winning material), the player has no capture or promotion of its own
+//!   and some action saves it; how many choices of each level leave no
+//!   winning capture. The probe looks one reply deep, so a deeper search
+//!   may rightly prefer another action (a threat elsewhere, a position
+//!   already lost): read it as a floor, not a count of blunders;
 //! - *vs level 0*: GAMES games (default 100) of the strongest level
-//!   against level 0, colours alternating, each game won by the result
-//!   (checkmate, no legal action, …) or, at ply 200, by material lead:
-//!   wins, draws, losses, and how the wins came.
+//!   against level 0 through `choose_in_game`, colours alternating, seeds
+//!   varying by game and ply, each game won by the result (checkmate, no
+//!   legal action, …) or, at ply 200, by material lead: wins, draws,
+//!   losses, how the wins came, and the mean length in plies.
 //!
 //! Every search has a budget of NODES positions a move (default 2000), so
 //! the figures do not depend on the machine; the time taken is printed.
