@@ -348,3 +348,27 @@ fn play_refuses_bad_options_and_files() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Written records and the format-1 samples fit the generated record
+/// schema (checked by the `jsonschema` crate); a misspelt field does not.
+#[test]
+fn records_fit_the_record_schema() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let schema = read_json(&root.join("conformance/schema/record.schema.json"));
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let dir = scratch_dir("play-schema");
+    let mut record = recorded(&dir, "chess-mobius", None, "e2-e4,e8-e6");
+    if let Err(e) = validator.validate(&record) {
+        panic!("{e}: {record}");
+    }
+    for entry in std::fs::read_dir(root.join("conformance/records")).unwrap() {
+        let path = entry.unwrap().path();
+        assert!(validator.is_valid(&read_json(&path)), "{}", path.display());
+    }
+    record["repetition"] = serde_json::json!([]);
+    assert!(
+        !validator.is_valid(&record),
+        "a misspelt field was accepted"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
