@@ -376,35 +376,18 @@ impl<R: Rules> Variant for R {
         settings: &crate::opponent::Settings,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Result<Option<crate::opponent::Choice<String>>, VariantError> {
-        // As `reach`, keeping the game's history for the opponent's
-        // judgement of repetitions.
+        // Played as a game through a session, so the opponent judges
+        // repetitions against the same history a game keeps.
         check_moves(at)?;
-        let start = match at.position {
-            None => self.start(),
-            Some(text) => parse_start(self, text)?,
-        };
-        let key = self.key(&start);
-        let mut game = crate::rules::History::single(start, key);
+        let mut session = Variant::session(self, at.position)?;
         for (i, text) in at.moves.iter().enumerate() {
-            let pos = game.current();
-            let a = self
-                .parse_action(pos, text)
-                .map_err(|error| VariantError::Move {
-                    ply: i + 1,
-                    text: text.clone(),
-                    error: bounded(error),
-                })?;
-            let (mover, next) = (self.to_move(pos), self.apply(pos, &a));
-            let (key, check) = (self.key(&next), self.in_check(&next));
-            game.record(next, key, check, mover);
+            session.play(text).map_err(|error| VariantError::Move {
+                ply: i + 1,
+                text: quote::excerpt(text).into_owned(),
+                error,
+            })?;
         }
-        let choice = crate::opponent::choose_in_game(self, &game, settings, stop);
-        Ok(choice.map(|c| crate::opponent::Choice {
-            action: self.format_action(game.current(), &c.action),
-            score: c.score,
-            depth: c.depth,
-            nodes: c.nodes,
-        }))
+        Ok(session.opponent_choice(settings, stop))
     }
 
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError> {
