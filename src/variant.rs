@@ -11,8 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::quote;
 use crate::rules::{
-    ActionError, EndReason, Game, GameResult, History, IllegalReason, Player, PositionError,
-    Rights, Rules,
+    ActionError, Game, GameResult, History, IllegalReason, Player, PositionError, Rights, Rules,
 };
 use crate::session::{Live, Session};
 
@@ -917,7 +916,7 @@ fn describe(r: Option<GameResult>) -> String {
         Some(GameResult {
             winner: None,
             reason,
-        }) => format!("a draw by {}", reason_name(reason)),
+        }) => format!("a draw by {reason}"),
         Some(GameResult {
             winner: Some(p),
             reason,
@@ -928,16 +927,9 @@ fn describe(r: Option<GameResult>) -> String {
             } else {
                 "second"
             },
-            reason_name(reason)
+            reason
         ),
     }
-}
-
-fn reason_name(r: EndReason) -> String {
-    serde_json::to_value(r)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
 }
 
 /// Perft below each legal action of `at`, sorted by action text, with the

@@ -163,10 +163,7 @@ fn describe(result: Option<GameResult>) -> String {
                 None => "draw".to_string(),
                 Some(p) => format!("{p:?} player wins"),
             },
-            serde_json::to_value(r.reason)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default()
+            r.reason
         ),
     }
 }
