@@ -69,6 +69,21 @@ fn check_moves(at: &At) -> Result<(), VariantError> {
     Ok(())
 }
 
+/// A game from `at`'s start with its moves played as actions of that game
+/// (so a move after the game's end is refused, unlike [`reach`]).
+pub fn session_at<'v>(v: &'v dyn Variant, at: &At) -> Result<Box<dyn Session + 'v>, VariantError> {
+    check_moves(at)?;
+    let mut session = v.session(at.position)?;
+    for (i, text) in at.moves.iter().enumerate() {
+        session.play(text).map_err(|error| VariantError::Move {
+            ply: i + 1,
+            text: quote::excerpt(text).into_owned(),
+            error,
+        })?;
+    }
+    Ok(session)
+}
+
 /// Refuses a perft depth above [`MAX_PERFT_DEPTH`].
 pub fn check_perft_depth(depth: u32) -> Result<(), VariantError> {
     if depth > MAX_PERFT_DEPTH {
@@ -377,16 +392,7 @@ impl<R: Rules> Variant for R {
     ) -> Result<Option<crate::opponent::Choice<String>>, VariantError> {
         // Played as a game through a session, so the opponent judges
         // repetitions against the same history a game keeps.
-        check_moves(at)?;
-        let mut session = Variant::session(self, at.position)?;
-        for (i, text) in at.moves.iter().enumerate() {
-            session.play(text).map_err(|error| VariantError::Move {
-                ply: i + 1,
-                text: quote::excerpt(text).into_owned(),
-                error,
-            })?;
-        }
-        Ok(session.opponent_choice(settings, stop))
+        Ok(session_at(self, at)?.opponent_choice(settings, stop))
     }
 
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError> {
