@@ -21,7 +21,11 @@
 //!   first ply, a look for a mate among the checks (so a quiet mate in
 //!   reply is seen), captures tried
 //!   first and the previous iteration's best action (root) or a remembered
-//!   best action (inner nodes) before them.
+//!   best action (inner nodes) before them. After the search a guard
+//!   checks the choice: if it lets the opponent win material by an
+//!   exchange of captures and the search has not seen a forced win, the
+//!   first action in the search's order that loses nothing is played
+//!   instead, so a searching level does not leave pieces hanging.
 //!
 //! The evaluation is the material difference plus a small mobility term
 //! (the side to move's legal actions against the opponent's one ply
@@ -215,8 +219,123 @@ pub fn choose_in_game<R: Rules>(
             3 => 4,
             _ => MAX_DEPTH,
         };
-        search.deepen(root, max_depth)
+        let (mut score, depth) = search.deepen(&mut root, max_depth);
+        let mut guard = Guard {
+            rules,
+            nodes: 0,
+            stop,
+        };
+        let mut pick = 0;
+        if score < MATE - MATE_PLIES
+            && let Some((i, kept)) = guard.first_safe(pos, &root)
+            && i != 0
+        {
+            (pick, score) = (i, kept);
+        }
+        Choice {
+            action: root.swap_remove(pick).action,
+            score,
+            depth,
+            nodes: search.nodes + guard.nodes,
+        }
     })
+}
+
+/// Positions the hanging-piece guard may visit for one choice; past this
+/// it gives up and leaves the root as it was.
+const GUARD_NODES: u64 = 20_000;
+
+/// How many captures deep the guard follows an exchange.
+const GUARD_PLIES: u32 = 4;
+
+/// The hanging-piece guard of levels 2 and up. After the search, when the
+/// chosen action lets the opponent win material by an exchange of
+/// captures and the search has not found a forced win, the first action
+/// in the search's order that loses nothing that way is played instead. A
+/// search of a few plies can prefer a loose action for what it sees past
+/// its horizon, but it is rarely right, and a practice opponent that
+/// leaves pieces hanging teaches the wrong thing; the price is that it
+/// offers no sacrifice short of a forced win it has seen. Its work is
+/// counted in [`Choice::nodes`] but bounded by [`GUARD_NODES`] rather than
+/// the budget, so the search keeps its full budget.
+struct Guard<'a, R: Rules> {
+    rules: &'a R,
+    nodes: u64,
+    stop: &'a AtomicBool,
+}
+
+impl<R: Rules> Guard<'_, R> {
+    /// The first safe child of `pos` in the search's order, with the
+    /// mover's lead once the opponent's best exchange is played out: safe
+    /// means that lead is no lower than in `pos` itself (measured from
+    /// `pos`, so winning a piece and losing a smaller one is safe). `None`
+    /// when no child is safe or the guard's limit is reached first.
+    fn first_safe(
+        &mut self,
+        pos: &R::Position,
+        root: &[Child<R::Action, R::Position>],
+    ) -> Option<(usize, i32)> {
+        let me = self.rules.to_move(pos).index();
+        let m = self.rules.material(pos);
+        let before = m[me] - m[1 - me];
+        for (i, child) in root.iter().enumerate() {
+            // The opponent's view: it must get above -before to win material.
+            let theirs = self.exchange(&child.pos, GUARD_PLIES, -MATE, -before + 1)?;
+            if -theirs >= before {
+                return Some((i, -theirs));
+            }
+        }
+        None
+    }
+
+    /// The material lead the player to move can reach by captures alone,
+    /// each side free to stop whenever that suits it, `plies` captures deep,
+    /// as an alpha-beta search between `alpha` and `beta`; the family's
+    /// verdict where no action is legal. `None` once the guard's node limit
+    /// is spent or `stop` is seen.
+    fn exchange(
+        &mut self,
+        pos: &R::Position,
+        plies: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        if self.nodes >= GUARD_NODES || self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.nodes += 1;
+        let rules = self.rules;
+        let me = rules.to_move(pos).index();
+        let actions = rules.legal_actions(pos);
+        if actions.is_empty() {
+            let history = History::single(pos.clone(), rules.key(pos));
+            return Some(
+                match rules.adjudicate(&history, true).and_then(|r| r.winner) {
+                    Some(w) if w.index() == me => MATE,
+                    Some(_) => -MATE,
+                    None => 0,
+                },
+            );
+        }
+        let m = rules.material(pos);
+        let stand = m[me] - m[1 - me];
+        if plies == 0 || stand >= beta {
+            return Some(stand);
+        }
+        alpha = alpha.max(stand);
+        for action in &actions {
+            let next = rules.apply(pos, action);
+            if rules.material(&next)[1 - me] >= m[1 - me] {
+                continue;
+            }
+            let value = -self.exchange(&next, plies - 1, -beta, -alpha)?;
+            if value >= beta {
+                return Some(value);
+            }
+            alpha = alpha.max(value);
+        }
+        Some(alpha)
+    }
 }
 
 /// The score, for the player who moved there, of `next` reached from the
@@ -393,16 +512,18 @@ impl<'a, R: Rules> Search<'a, R> {
 
     /// Levels 2 and up: a first look at every child (a mate in one ends
     /// the search there), then iterative deepening. The best so far is
-    /// kept first, so it is searched first at the next depth.
+    /// kept first, so it is searched first at the next depth, and left
+    /// first at the end. Returns its score and the depth of the last
+    /// finished iteration.
     fn deepen(
         &mut self,
-        mut root: Vec<Child<R::Action, R::Position>>,
+        root: &mut Vec<Child<R::Action, R::Position>>,
         max_depth: u32,
-    ) -> Choice<R::Action> {
+    ) -> (i32, u32) {
         // Ready before any iteration: the best immediate gain, or better
         // the best static score of the first look.
         let (mut score, mut depth) = (root[0].lead, 0);
-        if let Some(s) = self.first_look(&mut root) {
+        if let Some(s) = self.first_look(root) {
             score = s;
         }
         for d in 1..=max_depth {
@@ -412,18 +533,13 @@ impl<'a, R: Rules> Search<'a, R> {
             // An unfinished iteration counts when it finished its first
             // child, the previous best: its best is then at least as good.
             // Children finish in order, so any finished child means that.
-            let Some((i, s)) = self.iterate(&root, d) else {
+            let Some((i, s)) = self.iterate(root, d) else {
                 break;
             };
             root[..=i].rotate_right(1);
             (score, depth) = (s, d);
         }
-        Choice {
-            action: root.swap_remove(0).action,
-            score,
-            depth,
-            nodes: self.nodes,
-        }
+        (score, depth)
     }
 
     /// Every child of the root once, in order, as far as the budget

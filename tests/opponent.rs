@@ -325,6 +325,24 @@ fn chess_keeps_a_knight_the_rook_attacks() {
     check_saves_hanging_piece(&v, "k2r4/8/8/8/3N4/7K/8/8 w - - 0 1");
 }
 
+/// Positions from seeded random games where a search of two plies and
+/// quiescence, left to itself, gives up a piece for what it sees past its
+/// horizon although an action that loses nothing exists: the guard after
+/// the search must keep the piece.
+#[test]
+fn the_guard_keeps_pieces_the_search_alone_gives_up() {
+    let shogi = seams::shogi::builtin_variant("shogi-klein").unwrap();
+    check_saves_hanging_piece(
+        &shogi,
+        "9/9/3gk4/l5sn1/p1s3r1l/1ppgpp1pp/3p2p2/9/3b5/9/8n^/1P7/P1PPPPPP1/1B1S1S2P/LN1RG2NL/3K2G2/9/9 A - 31",
+    );
+    let chess = seams::chess::builtin_variant("chess-genus2").unwrap();
+    check_saves_hanging_piece(
+        &chess,
+        "9/9/7k1/7p1/7P1/1P3p1P1/5P3/4r4/3K5|5n3/7p1/1p-1p5/1p1p5/1P7/8Q/9/9/9 b - - 4 90",
+    );
+}
+
 #[test]
 fn shogi_keeps_a_silver_the_rook_attacks() {
     // B's rook on e8 attacks A's undefended silver on e5; stepping to d4,

@@ -39,27 +39,60 @@ fn lead<R: Rules>(rules: &R, pos: &R::Position, player: Player) -> i32 {
     m[player.index()] - m[player.other().index()]
 }
 
-/// A capture by the player to move that wins material: one that lowers
-/// the opponent's material and leaves the capturer's lead larger than
-/// before whatever single reply the opponent picks (a recapture, or a
-/// capture elsewhere). A capture that leaves the opponent no legal action
-/// and wins the game counts too.
+/// How deep [`winning_capture`] follows an exchange: captures answering
+/// captures, this many in all.
+const EXCHANGE_PLIES: u32 = 8;
+
+/// The material lead the player to move can reach by captures alone,
+/// either side free to stop capturing (to "stand pat") whenever that
+/// suits it, looking `plies` captures deep; an alpha-beta search between
+/// `alpha` and `beta`, since only whether a capture gains matters. A
+/// position with no legal action scores as the family's verdict on it.
+fn exchange<R: Rules>(rules: &R, pos: &R::Position, plies: u32, mut alpha: i32, beta: i32) -> i32 {
+    let me = rules.to_move(pos);
+    let actions = rules.legal_actions(pos);
+    if actions.is_empty() {
+        return match verdict(rules, pos).and_then(|r| r.winner) {
+            Some(w) if w == me => WON,
+            Some(_) => -WON,
+            None => 0,
+        };
+    }
+    let stand = lead(rules, pos, me);
+    if plies == 0 || stand >= beta {
+        return stand;
+    }
+    alpha = alpha.max(stand);
+    let their = rules.material(pos)[me.other().index()];
+    for a in &actions {
+        let next = rules.apply(pos, a);
+        if rules.material(&next)[me.other().index()] >= their {
+            continue;
+        }
+        let value = -exchange(rules, &next, plies - 1, -beta, -alpha);
+        if value >= beta {
+            return value;
+        }
+        alpha = alpha.max(value);
+    }
+    alpha
+}
+
+/// A score beyond any material lead: the game won.
+const WON: i32 = 1_000_000;
+
+/// A capture by the player to move that wins material: one after which
+/// the exchange it starts (captures answering captures, each side free to
+/// stop) leaves the capturer's lead larger than before. A capture that
+/// leaves the opponent no legal action and wins the game counts too.
 pub fn winning_capture<R: Rules>(rules: &R, pos: &R::Position) -> Option<R::Action> {
     let me = rules.to_move(pos);
     let before = lead(rules, pos, me);
     let their = |p: &R::Position| rules.material(p)[me.other().index()];
     rules.legal_actions(pos).into_iter().find(|a| {
         let next = rules.apply(pos, a);
-        if their(&next) >= their(pos) {
-            return false;
-        }
-        let replies = rules.legal_actions(&next);
-        if replies.is_empty() {
-            return verdict(rules, &next).and_then(|r| r.winner) == Some(me);
-        }
-        replies
-            .iter()
-            .all(|r| lead(rules, &rules.apply(&next, r), me) > before)
+        their(&next) < their(pos)
+            && -exchange(rules, &next, EXCHANGE_PLIES - 1, -WON, -before) > before
     })
 }
 
