@@ -331,10 +331,7 @@ impl<R: Rules> Variant for R {
 
     fn legal_actions(&self, at: &At) -> Result<Vec<String>, VariantError> {
         let pos = reach(self, at)?;
-        let mut out: Vec<String> = Rules::legal_actions(self, &pos)
-            .iter()
-            .map(|a| self.format_action(&pos, a))
-            .collect();
+        let mut out = self.format_legal(&pos, &Rules::legal_actions(self, &pos));
         out.sort();
         Ok(out)
     }
