@@ -31,3 +31,4 @@ pub mod spec;
 pub mod tetra;
 pub mod topology;
 pub mod variant;
+pub mod walk;

@@ -233,6 +233,10 @@ pub trait Variant: Send + Sync {
     ) -> Result<Vec<Result<crate::diagram::ActionMark, ActionError>>, VariantError>;
     /// The designer facts of the variant's data (see [`crate::design`]).
     fn design_facts(&self) -> Option<crate::design::Facts>;
+    /// A game from `start` (default: the initial position) played one
+    /// action at a time, with facts about each legal action (see
+    /// [`crate::walk`]); `seams fuzz` plays its random games with it.
+    fn walk(&self, start: Option<&str>) -> Result<Box<dyn crate::walk::Walk + '_>, VariantError>;
 }
 
 /// Plays `at` without game-end rules: parse each move in turn.
@@ -285,6 +289,14 @@ impl<R: Rules> Variant for R {
 
     fn design_facts(&self) -> Option<crate::design::Facts> {
         Rules::design_facts(self)
+    }
+
+    fn walk(&self, start: Option<&str>) -> Result<Box<dyn crate::walk::Walk + '_>, VariantError> {
+        let pos = match start {
+            None => self.start(),
+            Some(text) => parse_start(self, text)?,
+        };
+        Ok(Box::new(crate::walk::Walker::new(self, pos)))
     }
 
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError> {
