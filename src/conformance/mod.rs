@@ -11,6 +11,7 @@
 pub mod bisect;
 pub mod case;
 pub mod coverage;
+pub mod differential;
 pub mod engine;
 pub mod expectations;
 pub mod html;
