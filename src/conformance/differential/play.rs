@@ -30,6 +30,8 @@ const PAWN: u32 = 2;
 /// Taking back one's own last move, outside and inside a repetition phase.
 const REVERSE: u32 = 3;
 const REVERSE_REPEATING: u32 = 400;
+/// An action from or to a focused cell.
+const FOCUS: u32 = 40;
 
 /// How many actions are looked at on the board each ply (captures, pawn
 /// moves, turning seams: each costs a look at the family's picture); the
@@ -62,6 +64,9 @@ pub struct Policy {
     /// Whether the last action was a pawn step that did not capture, so
     /// that an en-passant capture may follow.
     pawn_stepped: bool,
+    /// Cells whose actions are strongly preferred (shrinking aims short
+    /// games at the cells a difference is about).
+    focus: Vec<String>,
 }
 
 impl Policy {
@@ -76,7 +81,14 @@ impl Policy {
             repeating: 0,
             last: [None, None],
             pawn_stepped: true,
+            focus: Vec::new(),
         }
+    }
+
+    /// Strongly prefers actions from or to these cells.
+    pub fn focused(mut self, cells: Vec<String>) -> Policy {
+        self.focus = cells;
+        self
     }
 
     /// Actions to play first, in order, as long as they are legal.
@@ -189,6 +201,11 @@ impl Policy {
             + add(f.promotion, PROMOTION)
             + add(f.castling, CASTLING)
             + add(f.changes_chart, CHART);
+        if !self.focus.is_empty() {
+            let (from, to) = cells(text);
+            let near = |c: &str| self.focus.iter().any(|f| f == c);
+            w += add(from.is_some_and(near) || near(to), FOCUS);
+        }
         if let Some((from, to)) = mine
             && takes_back(text, from, to)
         {

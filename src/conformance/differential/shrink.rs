@@ -14,6 +14,8 @@ use serde_json::Value;
 
 use super::ask::{self, Difference, Form, Judged, Question};
 use super::edit::Layout;
+use super::play::Policy;
+use super::rng::Rng;
 use super::{Finding, Options, Raw};
 use crate::conformance::case::{Case, Check, KeyRelation, Place, PlayExpect, Provenance};
 use crate::conformance::engine::Engine;
@@ -23,6 +25,8 @@ use crate::variant::{At, Variant};
 /// The most questions one finding's shrinking may ask; each replays the
 /// candidate in the reference and asks the engine once.
 pub const MAX_SHRINK_TESTS: usize = 3000;
+/// How many short random games look for a shorter way to a difference.
+const SHORT_GAMES: usize = 200;
 
 /// Shrinks a raw finding and writes its case.
 pub(super) fn finish(
@@ -37,6 +41,7 @@ pub(super) fn finish(
         question: raw.question,
         want: raw.difference.kind,
         tests: 0,
+        rng: Rng::for_game(opts.seed, variant.name(), raw.game, "shrink"),
     };
     let shrunk = match &raw.key_pair {
         // Two position texts: the case as they stand.
@@ -95,6 +100,8 @@ struct Shrinker<'a> {
     question: Question,
     want: OutcomeKind,
     tests: usize,
+    /// For the short games that look for a shorter way in.
+    rng: Rng,
 }
 
 /// What a test of one candidate found.
@@ -102,6 +109,8 @@ struct Probe {
     difference: Difference,
     place: Place,
     position: String,
+    /// The candidate's actions that could be played, in order.
+    played: Vec<String>,
 }
 
 impl Shrinker<'_> {
@@ -124,6 +133,11 @@ impl Shrinker<'_> {
                 pieces_removed = removed;
                 start = Some(fewer);
                 moves = self.shrink_moves(form, &start, moves);
+            }
+            let focus = focus(&raw.difference);
+            let shorter = self.shorter_game(form, &start, moves.len(), &focus);
+            if let Some(shorter) = shorter {
+                moves = self.shrink_moves(form, &start, shorter);
             }
         }
         match self.probe(form, &start, &moves) {
@@ -168,11 +182,21 @@ impl Shrinker<'_> {
         if self.question == Question::Apply && moves.is_empty() {
             return None;
         }
+        // Lenient replay: an action the removals made illegal is skipped,
+        // so that taking out one move does not throw away the rest.
         let mut walk = self.variant.walk(start.as_deref()).ok()?;
         let mut before = walk.position().to_string();
+        let mut played = Vec::with_capacity(moves.len());
         for m in moves {
-            before = walk.position().to_string();
-            walk.play_text(m).ok()?;
+            let here = walk.position().to_string();
+            if walk.play_text(m).is_ok() {
+                before = here;
+                played.push(m.clone());
+            }
+        }
+        let moves = &played[..];
+        if self.question == Question::Apply && moves.is_empty() {
+            return None;
         }
         self.tests += 1;
         let place = match (form, self.question) {
@@ -209,9 +233,44 @@ impl Shrinker<'_> {
                 difference: *d,
                 place,
                 position: walk.position().to_string(),
+                played,
             }),
             _ => None,
         }
+    }
+
+    /// A game shorter than `than` actions from `start` that shows the
+    /// difference, found by playing short random games with the fuzzing
+    /// bias: removing actions cannot shorten a game whose later actions
+    /// need its earlier ones, but another short game often gets there.
+    /// Each game is cut at the best length found so far.
+    fn shorter_game(
+        &mut self,
+        form: Form,
+        start: &Option<String>,
+        than: usize,
+        focus: &[String],
+    ) -> Option<Vec<String>> {
+        let mut best: Option<Vec<String>> = None;
+        for _ in 0..SHORT_GAMES {
+            let limit = best.as_ref().map_or(than, Vec::len).saturating_sub(1);
+            if limit == 0 || self.tests >= MAX_SHRINK_TESTS {
+                break;
+            }
+            let mut walk = self.variant.walk(start.as_deref()).ok()?;
+            let mut policy = Policy::new(false, &mut self.rng).focused(focus.to_vec());
+            let mut moves = Vec::new();
+            while moves.len() < limit && !walk.actions().is_empty() {
+                let i = policy.choose(&*walk, &mut self.rng, &[]);
+                moves.push(walk.actions()[i].clone());
+                walk.play(i);
+                if self.probe(form, start, &moves).is_some() {
+                    best = Some(moves);
+                    break;
+                }
+            }
+        }
+        best
     }
 
     fn shrink_moves(
@@ -220,7 +279,7 @@ impl Shrinker<'_> {
         start: &Option<String>,
         moves: Vec<String>,
     ) -> Vec<String> {
-        let mut test = |candidate: &[String]| self.probe(form, start, candidate).is_some();
+        let mut test = |candidate: &[String]| self.probe(form, start, candidate).map(|p| p.played);
         let moves = ddmin(moves, 2, &mut test);
         one_minimal(moves, &mut test)
     }
@@ -246,7 +305,9 @@ impl Shrinker<'_> {
         };
         let mut test = |kept: &[usize]| {
             let text = text_without(kept);
-            self.probe(form, &Some(text), moves).is_some()
+            self.probe(form, &Some(text), moves)
+                .filter(|p| p.played.len() == moves.len())
+                .map(|_| kept.to_vec())
         };
         let kept = ddmin(occupied.clone(), 1, &mut test);
         if kept.len() == occupied.len() {
@@ -256,6 +317,21 @@ impl Shrinker<'_> {
         let normal = ask::normal_position(variant, &text)?;
         Some((normal, occupied.len() - kept.len()))
     }
+}
+
+/// The cells the actions of a difference name (the missing and the extra
+/// ones): short games aimed at them find a way in sooner.
+fn focus(d: &Difference) -> Vec<String> {
+    d.missing
+        .iter()
+        .chain(&d.extra)
+        .flat_map(|a| {
+            let (from, to) = crate::walk::cells(a);
+            from.into_iter().chain([to])
+        })
+        .filter(|c| !c.is_empty())
+        .map(String::from)
+        .collect()
 }
 
 /// The place and position text of a question about the end of `moves`.
@@ -301,12 +377,16 @@ fn place_of(
     (place, end)
 }
 
+/// What a shrinking test says of a candidate: `None` when it no longer
+/// shows the difference, else what is left of it (a lenient replay may
+/// drop more than was removed).
+pub type Shrinks<'t, T> = &'t mut dyn FnMut(&[T]) -> Option<Vec<T>>;
+
 /// Delta debugging (Zeller's ddmin, complements only): removes chunks of
 /// `items`, taken `unit` at a time, while `test` still holds for what
 /// is left. Removing whole units of two plies keeps the side to move of
-/// every later action, where removing one ply would make the rest
-/// illegal.
-pub fn ddmin<T: Clone>(items: Vec<T>, unit: usize, test: &mut dyn FnMut(&[T]) -> bool) -> Vec<T> {
+/// every later action.
+pub fn ddmin<T: Clone>(items: Vec<T>, unit: usize, test: Shrinks<T>) -> Vec<T> {
     let mut current = items;
     let mut parts = 2;
     loop {
@@ -325,8 +405,8 @@ pub fn ddmin<T: Clone>(items: Vec<T>, unit: usize, test: &mut dyn FnMut(&[T]) ->
                 .chain(&current[end..])
                 .cloned()
                 .collect();
-            if test(&candidate) {
-                current = candidate;
+            if let Some(left) = test(&candidate) {
+                current = left;
                 removed = true;
                 break;
             }
@@ -348,7 +428,7 @@ const PAIRS_UP_TO: usize = 24;
 
 /// Removes single items, adjacent pairs and (in short sequences) any two
 /// items while `test` holds, until no such removal does.
-pub fn one_minimal<T: Clone>(items: Vec<T>, test: &mut dyn FnMut(&[T]) -> bool) -> Vec<T> {
+pub fn one_minimal<T: Clone>(items: Vec<T>, test: Shrinks<T>) -> Vec<T> {
     let mut current = items;
     loop {
         let n = current.len();
@@ -364,7 +444,7 @@ pub fn one_minimal<T: Clone>(items: Vec<T>, test: &mut dyn FnMut(&[T]) -> bool) 
                 .filter(|&(k, _)| k != i && k != j)
                 .map(|(_, x)| x.clone())
                 .collect();
-            test(&candidate).then_some(candidate)
+            test(&candidate)
         });
         match found {
             Some(c) => current = c,
@@ -502,7 +582,7 @@ mod tests {
         let mut tests = 0;
         let mut test = |c: &[u32]| {
             tests += 1;
-            c.contains(&3) && c.contains(&17) && c.len() % 2 == 0
+            (c.contains(&3) && c.contains(&17) && c.len() % 2 == 0).then(|| c.to_vec())
         };
         let out = one_minimal(ddmin(items, 2, &mut test), &mut test);
         assert!(out.contains(&3) && out.contains(&17));
@@ -513,7 +593,7 @@ mod tests {
     #[test]
     fn ddmin_keeps_everything_when_nothing_can_go() {
         let items = vec![1, 2, 3];
-        let mut test = |c: &[i32]| c.len() == 3;
+        let mut test = |c: &[i32]| (c.len() == 3).then(|| c.to_vec());
         assert_eq!(ddmin(items.clone(), 1, &mut test), items);
         assert_eq!(one_minimal(items.clone(), &mut test), items);
     }
