@@ -418,6 +418,12 @@ impl<'r, R: Rules> Game<'r, R> {
     /// A game from a position, initial or edited; that position counts as
     /// the first occurrence and may already end the game.
     pub fn new(rules: &'r R, start: R::Position) -> Self {
+        Game::new_listing(rules, start).0
+    }
+
+    /// [`Game::new`], with the start's legal actions, which its endings
+    /// need anyway (see [`Game::play_listing`]).
+    pub fn new_listing(rules: &'r R, start: R::Position) -> (Self, Vec<R::Action>) {
         let key = rules.key(&start);
         let mut game = Game {
             rules,
@@ -431,9 +437,9 @@ impl<'r, R: Rules> Game<'r, R> {
         // start with bare kings or a spent move counter is over, like one
         // without a legal action. With one occurrence and no move yet, the
         // repetition and perpetual-check rules cannot apply.
-        let empty = rules.legal_actions(game.position()).is_empty();
-        game.result = rules.adjudicate(&game.history, empty);
-        game
+        let legal = rules.legal_actions(game.position());
+        game.result = rules.adjudicate(&game.history, legal.is_empty());
+        (game, legal)
     }
 
     pub fn rules(&self) -> &R {

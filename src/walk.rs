@@ -16,7 +16,7 @@
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
-use crate::diagram::{ActionMark, Diagram, PieceMark};
+use crate::diagram::{ActionMark, PieceMark, Pieces};
 use crate::movement::Facing;
 use crate::rules::{ActionError, Game, GameResult, Player, Rules};
 
@@ -128,24 +128,22 @@ struct Here<R: Rules> {
 }
 
 struct Picture {
-    diagram: Diagram,
+    pieces: Pieces,
     at: HashMap<String, usize>,
 }
 
 impl Picture {
     fn piece(&self, cell: &str) -> Option<&PieceMark> {
-        self.at.get(cell).map(|&i| &self.diagram.pieces[i])
+        self.at.get(cell).map(|&i| &self.pieces.pieces[i])
     }
 
     /// The facing a player's pieces have at home: its drop facing where
     /// drops exist, else up for the first player and down for the second.
     fn home(&self, p: Player) -> Facing {
-        self.diagram.sides[p.index()]
-            .drop_facing
-            .unwrap_or(match p {
-                Player::First => Facing::Up,
-                Player::Second => Facing::Down,
-            })
+        self.pieces.drop_facing[p.index()].unwrap_or(match p {
+            Player::First => Facing::Up,
+            Player::Second => Facing::Down,
+        })
     }
 
     fn reversed(&self, piece: &PieceMark) -> bool {
@@ -156,8 +154,7 @@ impl Picture {
 impl<'r, R: Rules> Walker<'r, R> {
     /// A walk from `start`.
     pub fn new(rules: &'r R, start: R::Position) -> Walker<'r, R> {
-        let game = Game::new(rules, start);
-        let legal = rules.legal_actions(game.position());
+        let (game, legal) = Game::new_listing(rules, start);
         let here = Here::of(rules, game.position(), legal);
         Walker { rules, game, here }
     }
@@ -202,14 +199,14 @@ impl<R: Rules> Here<R> {
 }
 
 fn picture<R: Rules>(rules: &R, pos: &R::Position) -> Option<Picture> {
-    let diagram = rules.drawing()?.diagram(pos);
-    let at = diagram
+    let pieces = rules.drawing()?.pieces(pos);
+    let at = pieces
         .pieces
         .iter()
         .enumerate()
         .map(|(i, p)| (p.cell.clone(), i))
         .collect();
-    Some(Picture { diagram, at })
+    Some(Picture { pieces, at })
 }
 
 /// The cell name at the start of `text` (`e5`, `I:e5`, `c5.3`), without
@@ -287,7 +284,7 @@ fn board_facts(text: &str, mark: Option<&ActionMark>, pic: Option<&Picture>) -> 
         return BoardFacts::default();
     };
     let mover = mark.from.as_deref().and_then(|from| pic.piece(from));
-    let owner = pic.diagram.to_move;
+    let owner = pic.pieces.to_move;
     // A facing is given only where it matters (a piece that moves by its
     // facing, on a board whose seams can reverse it).
     let turns = match (mover.and_then(|m| m.facing), mark.facing) {
@@ -411,13 +408,13 @@ impl<R: Rules> Walk for Walker<'_, R> {
                 .rules
                 .apply(self.game.position(), &self.here.actions[i]),
         )?;
-        if after.diagram.pieces.len() >= before.diagram.pieces.len() {
+        if after.pieces.pieces.len() >= before.pieces.pieces.len() {
             return None;
         }
         // The captured pawn: a cell that held a piece and no longer does,
         // other than the one the capturer left.
         let victim = before
-            .diagram
+            .pieces
             .pieces
             .iter()
             .find(|p| p.cell != from && after.piece(&p.cell).is_none())?;

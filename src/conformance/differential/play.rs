@@ -42,8 +42,10 @@ const BOARD_PROBES: usize = 12;
 const CHECK_PROBES: usize = 6;
 /// A repetition phase starts with probability 1 in this each ply.
 const REPEAT_ONE_IN: u32 = 30;
-/// How many positions a hunting game may look at ahead, in all.
-const HUNT_BUDGET: usize = 800;
+/// How many positions a hunting game may look at ahead, in all: each
+/// look costs about two move generations, so a hunt that finds nothing
+/// costs the time of a few hundred positions of play.
+const HUNT_BUDGET: usize = 300;
 
 /// One game's choices.
 pub struct Policy {
@@ -272,23 +274,30 @@ fn find_cycle(walk: &dyn Walk, budget: &mut usize) -> Option<Vec<String>> {
         if a.drop || a.castling || a.promotes || !walk.gives_check(i) {
             continue;
         }
+        let mut spend = |n: usize| {
+            let ok = *budget >= n;
+            *budget = budget.saturating_sub(n);
+            ok
+        };
+        if !spend(1) {
+            return None;
+        }
         let mut w1 = walk.peek();
         w1.play(i);
         for j in 0..w1.actions().len() {
-            if *budget == 0 {
-                return None;
-            }
-            *budget -= 1;
             let b = w1.facts(j);
             if b.drop || b.castling || b.promotes {
                 continue;
+            }
+            if !spend(1) {
+                return None;
             }
             let mut w2 = w1.peek();
             w2.play(j);
             let Some(r) = reverse_of(&*w2, &walk.actions()[i]) else {
                 continue;
             };
-            if !w2.gives_check(r) {
+            if !w2.gives_check(r) || !spend(2) {
                 continue;
             }
             let mut w3 = w2.peek();

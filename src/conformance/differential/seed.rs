@@ -16,6 +16,9 @@ use crate::walk::Walk;
 /// How many candidate starts a seeker tries before the game falls back to
 /// the initial position.
 const CANDIDATES: usize = 150;
+/// How many positions a seeker may look at ahead, over all its candidates
+/// (a look costs about two move generations).
+const LOOKS: usize = 600;
 
 /// What a seeded game starts toward.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -41,7 +44,11 @@ pub struct Seeded {
 /// Looks for a seeded start; `None` when no candidate leads there.
 pub fn seek(variant: &dyn Variant, aim: Aim, rng: &mut Rng) -> Option<Seeded> {
     let start = variant.start_position();
+    let mut looks = LOOKS;
     (0..CANDIDATES).find_map(|_| {
+        if looks == 0 {
+            return None;
+        }
         let text = match aim {
             Aim::NoLegalAction => edit::sparse(&start, rng)?,
             Aim::EnPassantByReversed | Aim::EnPassantAgainstReversed => {
@@ -50,9 +57,11 @@ pub fn seek(variant: &dyn Variant, aim: Aim, rng: &mut Rng) -> Option<Seeded> {
         };
         let walk = variant.walk(Some(&text)).ok()?;
         let plan = match aim {
-            Aim::NoLegalAction => stalemating_capture(&*walk),
-            Aim::EnPassantByReversed => reversed_en_passant(&*walk, |e| e.by_reversed),
-            Aim::EnPassantAgainstReversed => reversed_en_passant(&*walk, |e| e.against_reversed),
+            Aim::NoLegalAction => stalemating_capture(&*walk, &mut looks),
+            Aim::EnPassantByReversed => reversed_en_passant(&*walk, |e| e.by_reversed, &mut looks),
+            Aim::EnPassantAgainstReversed => {
+                reversed_en_passant(&*walk, |e| e.against_reversed, &mut looks)
+            }
         }?;
         Some(Seeded {
             start: walk.position().to_string(),
@@ -63,9 +72,13 @@ pub fn seek(variant: &dyn Variant, aim: Aim, rng: &mut Rng) -> Option<Seeded> {
 
 /// An action that leaves the other side without a legal action and not in
 /// check.
-fn stalemating_capture(walk: &dyn Walk) -> Option<Vec<String>> {
+fn stalemating_capture(walk: &dyn Walk, looks: &mut usize) -> Option<Vec<String>> {
     (0..walk.actions().len())
         .find(|&i| {
+            if *looks == 0 {
+                return false;
+            }
+            *looks -= 1;
             let mut next = walk.peek();
             next.play(i);
             next.actions().is_empty() && !next.in_check()
@@ -78,6 +91,7 @@ fn stalemating_capture(walk: &dyn Walk) -> Option<Vec<String>> {
 fn reversed_en_passant(
     walk: &dyn Walk,
     wanted: fn(&crate::walk::EnPassant) -> bool,
+    looks: &mut usize,
 ) -> Option<Vec<String>> {
     (0..walk.actions().len())
         .filter(|&i| {
@@ -85,6 +99,10 @@ fn reversed_en_passant(
             !b.capture && b.mover.as_deref() == Some("P")
         })
         .find_map(|i| {
+            if *looks == 0 {
+                return None;
+            }
+            *looks -= 1;
             let mut next = walk.peek();
             next.play(i);
             (0..next.actions().len()).find_map(|j| {
