@@ -496,7 +496,9 @@ mod tests {
         w.play_text("d1-h5").unwrap();
         assert!(w.in_check());
         assert_eq!(w.plies(), 3);
-        assert!(w.refusal("e8-f7").is_none());
+        assert!(w.refusal("g7-g6").is_none());
+        let refused = w.refusal("e8-f7").expect("the queen on h5 sees f7");
+        assert_eq!(refused.code, crate::rules::IllegalReason::KingInCheck);
         let capture = w.actions().iter().position(|a| a == "g7-g6").unwrap();
         assert!(!w.board(capture).capture);
         w.play(capture);
