@@ -322,7 +322,7 @@ fn read<'v, T: serde::Deserialize<'v>>(v: &'v Value, command: &str) -> Result<T,
 }
 
 /// The reply's `actions`, without copying them.
-fn action_list<'v>(reply: &'v Value) -> Result<Vec<&'v str>, String> {
+fn action_list(reply: &Value) -> Result<Vec<&str>, String> {
     let bad = || {
         "the reply to 'legal_actions' does not have the expected fields: 'actions' must be a list of strings".to_string()
     };

@@ -34,8 +34,9 @@ pub struct Report<'a> {
     pub stats: bool,
 }
 
-fn stopped(stop: &Stop) -> String {
+fn stopped(stop: &Stop, findings: usize) -> String {
     match stop {
+        Stop::Completed if findings > 0 => "done (a variant with a finding stopped there)".into(),
         Stop::Completed => "every game was played".into(),
         Stop::Found => "stopped at the first disagreement".into(),
         Stop::MaxTime => "stopped by --max-time".into(),
@@ -63,7 +64,7 @@ impl Report<'_> {
             r.positions,
             r.elapsed_seconds,
             r.positions_per_second,
-            stopped(&r.stopped)
+            stopped(&r.stopped, r.findings.len())
         )
     }
 

@@ -582,7 +582,7 @@ mod tests {
         let mut tests = 0;
         let mut test = |c: &[u32]| {
             tests += 1;
-            (c.contains(&3) && c.contains(&17) && c.len() % 2 == 0).then(|| c.to_vec())
+            (c.contains(&3) && c.contains(&17) && c.len().is_multiple_of(2)).then(|| c.to_vec())
         };
         let out = one_minimal(ddmin(items, 2, &mut test), &mut test);
         assert!(out.contains(&3) && out.contains(&17));
