@@ -13,13 +13,16 @@ use std::process::Command;
 use common::seams;
 use libtest_mimic::{Arguments, Failed, Trial};
 
+/// A trial's body.
+type Test = fn() -> Result<(), Failed>;
+
 fn main() {
     let args = Arguments::from_args();
     let python = Command::new("python3")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    let tests: [(&str, fn() -> Result<(), Failed>); 2] = [
+    let tests: [(&str, Test); 2] = [
         (
             "the_example_python_engine_passes_geometry",
             the_example_python_engine_passes_geometry,
