@@ -204,7 +204,11 @@ fn a_difference_injected_at_ply_37_shrinks_to_a_few_actions() {
         f.actions.len(),
         f.actions
     );
-    assert!(f.case_reproduces, "the written case shows the difference");
+    assert_eq!(
+        f.case_reproduces,
+        Some(true),
+        "the written case shows the difference"
+    );
     match &f.case.check {
         Check::LegalActions { expect, at, .. } => {
             assert!(expect.contains(&missing));
@@ -251,7 +255,7 @@ fn keys_are_judged_by_how_they_group_positions() {
         Check::Keys { a, b, .. } => assert_ne!(a.position, b.position),
         other => panic!("a keys case, not {other:?}"),
     }
-    assert!(f.case_reproduces);
+    assert_eq!(f.case_reproduces, Some(true));
 }
 
 /// An engine that ends a game by repetition at its first repeated
@@ -428,4 +432,29 @@ fn starts_come_in_every_kind() {
             "{kind:?}: {starts:?}"
         );
     }
+}
+
+#[test]
+fn a_run_stopped_while_shrinking_reports_what_it_has() {
+    // The engine forgets castling, and Ctrl-C comes as it is first caught.
+    let stop = AtomicBool::new(false);
+    let mut engine = tampered(|c: &Command, reply: &mut Value| {
+        if let (Command::LegalActions { .. }, Some(list)) = (c, reply["actions"].as_array_mut()) {
+            let before = list.len();
+            list.retain(|a| !a.as_str().unwrap_or_default().starts_with("O-O"));
+            if list.len() < before {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        Ok(())
+    });
+    let mut opts = options(20, 120, 1);
+    opts.stop = Some(&stop);
+    let run = fuzz(&mut engine, &["chess-flat"], &opts);
+    assert_eq!(run.stopped, Stop::Found);
+    let f = &run.findings[0];
+    assert!(f.difference.missing.iter().all(|a| a.starts_with("O-O")));
+    assert_eq!(f.actions.len(), f.found_after, "not shrunk");
+    assert_eq!(f.shrink_tests, 0);
+    assert_eq!(f.case_reproduces, None, "not asked after the stop");
 }

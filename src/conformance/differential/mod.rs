@@ -304,8 +304,11 @@ pub struct Finding {
     /// The ready-made corpus case (provenance `reference`, NOT REVIEWED).
     pub case: Case,
     /// Whether the engine fails the case as written (a difference in
-    /// `apply`, which no check kind asks, may not show in `status`).
-    pub case_reproduces: bool,
+    /// `apply`, which no check kind asks, may not show in `status`);
+    /// `None` when the run's time was up before it could be asked. A run
+    /// stopped while shrinking reports the shortest sequence that still
+    /// disagreed.
+    pub case_reproduces: Option<bool>,
 }
 
 /// The whole run.

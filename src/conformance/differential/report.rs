@@ -216,7 +216,7 @@ impl Report<'_> {
                 None => String::new(),
             }
         );
-        if !f.case_reproduces {
+        if f.case_reproduces == Some(false) {
             let _ = writeln!(
                 s,
                 "  note: the engine passes this case as written (the corpus has no check kind \

@@ -42,6 +42,9 @@ pub(super) fn finish(
         want: raw.difference.kind,
         tests: 0,
         rng: Rng::for_game(opts.seed, variant.name(), raw.game, "shrink"),
+        deadline: opts.deadline,
+        stop: opts.stop,
+        last: None,
     };
     let shrunk = match &raw.key_pair {
         // Two position texts: the case as they stand.
@@ -60,9 +63,11 @@ pub(super) fn finish(
         None => s.shrink(&raw),
     };
     let case = case_for(variant, &raw, &shrunk, opts);
-    let case_reproduces = runner::check_case(s.engine, &case, &[variant])
-        .kind()
-        .is_failure();
+    let case_reproduces = (!s.out_of_time()).then(|| {
+        runner::check_case(s.engine, &case, &[variant])
+            .kind()
+            .is_failure()
+    });
     Finding {
         variant: raw.variant.clone(),
         game: raw.game,
@@ -102,9 +107,16 @@ struct Shrinker<'a> {
     tests: usize,
     /// For the short games that look for a shorter way in.
     rng: Rng,
+    /// The run's time limit and stop flag: shrinking ends with them.
+    deadline: Option<std::time::Instant>,
+    stop: Option<&'a std::sync::atomic::AtomicBool>,
+    /// The last candidate that still disagreed, with its start: what is
+    /// reported when time runs out before the end.
+    last: Option<(Option<String>, Probe)>,
 }
 
 /// What a test of one candidate found.
+#[derive(Clone)]
 struct Probe {
     difference: Difference,
     place: Place,
@@ -140,7 +152,12 @@ impl Shrinker<'_> {
                 moves = self.shrink_moves(form, &start, shorter);
             }
         }
-        match self.probe(form, &start, &moves) {
+        let last = self
+            .last
+            .take()
+            .filter(|(s, p)| s == &start && p.played == moves)
+            .map(|(_, p)| p);
+        match self.probe(form, &start, &moves).or(last) {
             Some(p) => Shrunk {
                 start,
                 actions: moves,
@@ -175,8 +192,17 @@ impl Shrinker<'_> {
 
     /// Asks the question at the end of a candidate; `Some` when the engine
     /// still disagrees with the same kind of outcome.
+    /// Whether the run's time is up or it was asked to stop.
+    fn out_of_time(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+            || self
+                .stop
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
     fn probe(&mut self, form: Form, start: &Option<String>, moves: &[String]) -> Option<Probe> {
-        if self.tests >= MAX_SHRINK_TESTS {
+        if self.tests >= MAX_SHRINK_TESTS || self.out_of_time() {
             return None;
         }
         if self.question == Question::Apply && moves.is_empty() {
@@ -229,12 +255,16 @@ impl Shrinker<'_> {
             place.clone(),
             &reference,
         ) {
-            Judged::Differs(d) if d.kind == self.want => Some(Probe {
-                difference: *d,
-                place,
-                position: walk.position().to_string(),
-                played,
-            }),
+            Judged::Differs(d) if d.kind == self.want => {
+                let probe = Probe {
+                    difference: *d,
+                    place,
+                    position: walk.position().to_string(),
+                    played,
+                };
+                self.last = Some((start.clone(), probe.clone()));
+                Some(probe)
+            }
             _ => None,
         }
     }
