@@ -169,13 +169,18 @@ fn sample<R: Rules>(rules: &R, wanted: &[EndReason], cap: usize, seeds: u64, out
                 moves: &actions,
             })
             .expect("the generator plays legal actions");
+        // Format 1 on purpose: these records are also the test that the
+        // first record format is still read (tests/play.rs).
         let record = Record {
+            format: None,
             variant: rules.variant().to_string(),
             rules: rules.rules_version().to_string(),
             start: RecordStart::Initial,
             actions,
             result: played.result,
             final_position: Some(played.position),
+            rights: None,
+            repetitions: None,
         };
         let path = out.join(format!("{}-{reason}.json", rules.variant()));
         let text = serde_json::to_string_pretty(&record).expect("records serialize") + "\n";

@@ -7,6 +7,9 @@
 //! [`conformance`] (the corpus case format, the engine protocol, the runner
 //! that checks any engine against the corpus, and the reference engine).
 //! [`mutants`] names deliberately wrong engines the corpus must catch.
+//! [`session`] is a game being played (the terminal and web front ends);
+//! [`opponent`] is the practice opponent, a small search over [`rules`],
+//! reading the piece values of [`values`].
 //! [`spec`] embeds the rules data. [`fuzz`] holds one fuzz target per parser
 //! of outside input. See ARCHITECTURE.md for the codemap.
 
@@ -23,12 +26,15 @@ pub mod kyoto;
 pub mod movement;
 pub mod mutants;
 pub mod names;
+pub mod opponent;
 pub mod quote;
 pub mod render;
 pub mod rules;
+pub mod session;
 pub mod shogi;
 pub mod spec;
 pub mod tetra;
 pub mod topology;
+pub mod values;
 pub mod variant;
 pub mod walk;

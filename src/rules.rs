@@ -104,6 +104,13 @@ pub trait Rules: Send + Sync {
     fn in_check(&self, pos: &Self::Position) -> bool;
     fn key(&self, pos: &Self::Position) -> Key;
 
+    /// Each player's material, `[first, second]`: the values of the
+    /// variant data's `[values]` table (see [`crate::values`]) summed over
+    /// the player's pieces on the board and in hand. Only the practice
+    /// opponent ([`crate::opponent`]) reads it, at every node of its
+    /// search, so it is a plain sum with no allocation.
+    fn material(&self, pos: &Self::Position) -> [i32; 2];
+
     /// The family's endings of the current (last) position, given the game
     /// so far. [`Game`] asks after every action and once for the start, when
     /// `movers` and `gave_check` are still empty and the start's key has
@@ -186,6 +193,11 @@ pub trait Rules: Send + Sync {
         None
     }
 
+    /// The special rights of a position; none by default (see [`Rights`]).
+    fn rights(&self, _pos: &Self::Position) -> Rights {
+        Rights::default()
+    }
+
     /// Number of leaf nodes of the legal-action tree at `depth`. Game-end
     /// rules are ignored, as is conventional. Families may override this
     /// with a faster make/unmake version.
@@ -202,6 +214,31 @@ pub trait Rules: Send + Sync {
             .map(|a| self.perft(&self.apply(pos, a), depth - 1))
             .sum()
     }
+}
+
+/// The special rights of a position: what its placement does not show but
+/// the rules still read. Surface chess has all four; the shogi families,
+/// Kyoto and the tetrahedral variants have none, so every field is absent
+/// there. Game records keep them apart from the position text so that a
+/// reader sees them without parsing it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Rights {
+    /// Castling rights in the position text's letters (`KQkq`), `-` for
+    /// none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub castling: Option<String>,
+    /// The en-passant trace the last double step left, as the position
+    /// text writes it; absent when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub en_passant: Option<String>,
+    /// The cells of the pawns whose double step is still unused, sorted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub double_step: Option<Vec<String>>,
+    /// Halfmoves since the last capture or pawn move (the move rule's
+    /// count).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub halfmove_clock: Option<u32>,
 }
 
 /// Why an action text was refused. The codes are a fixed list shared by
@@ -346,6 +383,14 @@ impl KeyStore {
 }
 
 impl<P> History<P> {
+    /// A history of one position and no action: what a search judging a
+    /// position on its own passes to [`Rules::adjudicate`] (the practice
+    /// opponent does, where a position has no legal action). `key` is the
+    /// position's [`Rules::key`]; it has occurred once.
+    pub fn single(position: P, key: Key) -> History<P> {
+        History::new(position, key)
+    }
+
     fn new(start: P, key: Key) -> History<P> {
         let mut h = History {
             current: start,
@@ -357,6 +402,15 @@ impl<P> History<P> {
         };
         h.record_key(key);
         h
+    }
+
+    /// Appends the position an action of `mover` led to, as [`Game::play`]
+    /// does: for a caller that follows a game without a [`Game`] (the
+    /// practice opponent judging a candidate action against the game so
+    /// far). `key` is the new position's [`Rules::key`] and `gave_check`
+    /// whether its player to move is in check.
+    pub fn record(&mut self, next: P, key: Key, gave_check: bool, mover: Player) {
+        self.push(next, key, gave_check, mover);
     }
 
     fn record_key(&mut self, key: Key) {
@@ -389,6 +443,10 @@ impl<P> History<P> {
     /// How often a position with this key has occurred in the game.
     pub fn occurrences_of(&self, key: &str) -> u32 {
         self.keys.find(key).map_or(0, |id| self.counts[id as usize])
+    }
+    /// How many distinct positions have occurred more than once.
+    pub fn repeated_positions(&self) -> usize {
+        self.counts.iter().filter(|&&n| n > 1).count()
     }
     /// The positions (0 = the start) where the current position's key
     /// occurred, oldest first.

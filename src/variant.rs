@@ -11,8 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::quote;
 use crate::rules::{
-    ActionError, EndReason, Game, GameResult, IllegalReason, Player, PositionError, Rules,
+    ActionError, EndReason, Game, GameResult, History, IllegalReason, Player, PositionError,
+    Rights, Rules,
 };
+use crate::session::{Live, Session};
 
 /// The deepest perft any command, protocol request or corpus case may ask
 /// for. The deepest perft ever published is 15 (orthodox chess); the bound
@@ -120,10 +122,19 @@ pub struct Played {
     pub occurrences: u32,
 }
 
-/// A saved game: everything needed to replay and check it.
+/// The record format this engine writes. Format 1 (no `format` field) had
+/// no rights or repetitions and is still read.
+pub const RECORD_FORMAT: u32 = 2;
+
+/// A saved game: everything needed to replay and check it. Every claim
+/// beyond the actions (result, final position, rights, repetitions) is
+/// checked against the replay when present.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
+    /// The record format: 2 for records written now; absent in format 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<u32>,
     pub variant: String,
     /// The rules version the game was played under.
     pub rules: String,
@@ -135,6 +146,24 @@ pub struct Record {
     /// The claimed final position, checked when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_position: Option<String>,
+    /// The special rights of the final position, checked when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rights: Option<Rights>,
+    /// Every position that occurred more than once in the game, with how
+    /// often, in the order of first occurrence; checked when present (an
+    /// empty list claims that no position repeated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repetitions: Option<Vec<Repetition>>,
+}
+
+/// A position that occurred more than once in a game.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Repetition {
+    /// The position at its first occurrence, as position text.
+    pub position: String,
+    /// How often it occurred, the first time included (at least 2).
+    pub count: u32,
 }
 
 /// How a recorded game began.
@@ -158,6 +187,12 @@ pub enum RecordReason {
     IllegalAction,
     ResultMismatch,
     FinalPositionMismatch,
+    /// The claimed rights differ from the replay's.
+    RightsMismatch,
+    /// The claimed repetition counts differ from the replay's.
+    RepetitionMismatch,
+    /// The `format` is not one this engine reads.
+    UnknownFormat,
 }
 
 /// The outcome of replaying a record.
@@ -237,6 +272,24 @@ pub trait Variant: Send + Sync {
     /// action at a time, with facts about each legal action (see
     /// [`crate::walk`]); `seams fuzz` plays its random games with it.
     fn walk(&self, start: Option<&str>) -> Result<Box<dyn crate::walk::Walk + '_>, VariantError>;
+    /// The practice opponent's choice in the position `at` reaches (see
+    /// [`crate::opponent`]): the canonical action text, or `None` when the
+    /// side to move has no legal action. The moves of `at` are its game
+    /// so far, against which it judges returns to earlier positions; a
+    /// result already reached is not consulted. `stop`, set from another
+    /// thread, ends the search early.
+    fn opponent_choice(
+        &self,
+        at: &At,
+        settings: &crate::opponent::Settings,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Result<Option<crate::opponent::Choice<String>>, VariantError>;
+    /// A new game from the initial position, or from an edited setup
+    /// (position text), which its record labels as edited.
+    fn session(&self, start: Option<&str>) -> Result<Box<dyn Session + '_>, VariantError>;
+    /// A saved game, replayed and checked as `record verify` checks it,
+    /// ready to go on; the verdict when the record is refused.
+    fn resume(&self, record: &Record) -> Result<Box<dyn Session + '_>, RecordVerdict>;
 }
 
 /// Plays `at` without game-end rules: parse each move in turn.
@@ -260,6 +313,36 @@ fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
 }
 
 impl<R: Rules> Variant for R {
+    fn session(&self, start: Option<&str>) -> Result<Box<dyn Session + '_>, VariantError> {
+        let live = match start {
+            None => Live::new(self, self.start(), false),
+            Some(text) => Live::new(self, parse_start(self, text)?, true),
+        };
+        Ok(Box::new(live))
+    }
+
+    fn resume(&self, record: &Record) -> Result<Box<dyn Session + '_>, RecordVerdict> {
+        match Variant::verify_record(self, record) {
+            RecordVerdict::Accepted { .. } => {}
+            refused => return Err(refused),
+        }
+        let mut live = match &record.start {
+            RecordStart::Initial => Live::new(self, self.start(), false),
+            RecordStart::Edited { position } => {
+                let start = parse_start(self, position)
+                    .map_err(|e| reject(0, RecordReason::BadStart, None, e.to_string()))?;
+                Live::new(self, start, true)
+            }
+        };
+        for (i, text) in record.actions.iter().enumerate() {
+            // Verified above; a refusal here would be a bug, reported as
+            // the verdict it would be rather than a panic.
+            live.play(text)
+                .map_err(|e| reject(i + 1, RecordReason::IllegalAction, Some(e.code), e.message))?;
+        }
+        Ok(Box::new(live))
+    }
+
     fn diagram(&self, at: &At) -> Result<crate::diagram::Diagram, VariantError> {
         let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
             variant: self.variant().to_string(),
@@ -297,6 +380,43 @@ impl<R: Rules> Variant for R {
             Some(text) => parse_start(self, text)?,
         };
         Ok(Box::new(crate::walk::Walker::new(self, pos)))
+    }
+
+    fn opponent_choice(
+        &self,
+        at: &At,
+        settings: &crate::opponent::Settings,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Result<Option<crate::opponent::Choice<String>>, VariantError> {
+        // As `reach`, keeping the game's history for the opponent's
+        // judgement of repetitions.
+        check_moves(at)?;
+        let start = match at.position {
+            None => self.start(),
+            Some(text) => parse_start(self, text)?,
+        };
+        let key = self.key(&start);
+        let mut game = crate::rules::History::single(start, key);
+        for (i, text) in at.moves.iter().enumerate() {
+            let pos = game.current();
+            let a = self
+                .parse_action(pos, text)
+                .map_err(|error| VariantError::Move {
+                    ply: i + 1,
+                    text: text.clone(),
+                    error: bounded(error),
+                })?;
+            let (mover, next) = (self.to_move(pos), self.apply(pos, &a));
+            let (key, check) = (self.key(&next), self.in_check(&next));
+            game.record(next, key, check, mover);
+        }
+        let choice = crate::opponent::choose_in_game(self, &game, settings, stop);
+        Ok(choice.map(|c| crate::opponent::Choice {
+            action: self.format_action(game.current(), &c.action),
+            score: c.score,
+            depth: c.depth,
+            nodes: c.nodes,
+        }))
     }
 
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError> {
@@ -425,6 +545,18 @@ impl<R: Rules> Variant for R {
     }
 
     fn replay<'s>(&'s self, head: &RecordHead) -> Result<Box<dyn Replay + 's>, RecordVerdict> {
+        if let Some(format) = head.format
+            && !(1..=RECORD_FORMAT).contains(&format)
+        {
+            return Err(reject(
+                0,
+                RecordReason::UnknownFormat,
+                None,
+                format!(
+                    "record format {format} is not one this engine reads (1 to {RECORD_FORMAT})"
+                ),
+            ));
+        }
         if head.variant != self.variant() {
             return Err(reject(
                 0,
@@ -432,7 +564,7 @@ impl<R: Rules> Variant for R {
                 None,
                 format!(
                     "the record is for '{}', not '{}'",
-                    head.variant,
+                    quote::excerpt(&head.variant),
                     self.variant()
                 ),
             ));
@@ -444,7 +576,7 @@ impl<R: Rules> Variant for R {
                 None,
                 format!(
                     "the record was played under rules {}, this engine implements {}",
-                    head.rules,
+                    quote::excerpt(&head.rules),
                     Rules::rules_version(self)
                 ),
             ));
@@ -459,6 +591,8 @@ impl<R: Rules> Variant for R {
             actions: 0,
             result: head.result,
             final_position: head.final_position.clone(),
+            rights: head.rights.clone(),
+            repetitions: head.repetitions.clone(),
         }))
     }
 }
@@ -466,21 +600,27 @@ impl<R: Rules> Variant for R {
 /// A record without its actions: what is checked before and after them.
 #[derive(Clone, Debug)]
 pub struct RecordHead {
+    pub format: Option<u32>,
     pub variant: String,
     pub rules: String,
     pub start: RecordStart,
     pub result: Option<GameResult>,
     pub final_position: Option<String>,
+    pub rights: Option<Rights>,
+    pub repetitions: Option<Vec<Repetition>>,
 }
 
 impl RecordHead {
     fn of(record: &Record) -> RecordHead {
         RecordHead {
+            format: record.format,
             variant: record.variant.clone(),
             rules: record.rules.clone(),
             start: record.start.clone(),
             result: record.result,
             final_position: record.final_position.clone(),
+            rights: record.rights.clone(),
+            repetitions: record.repetitions.clone(),
         }
     }
 }
@@ -516,6 +656,8 @@ struct Replayer<'r, R: Rules> {
     actions: usize,
     result: Option<GameResult>,
     final_position: Option<String>,
+    rights: Option<Rights>,
+    repetitions: Option<Vec<Repetition>>,
 }
 
 impl<R: Rules> Replay for Replayer<'_, R> {
@@ -570,11 +712,91 @@ impl<R: Rules> Replay for Replayer<'_, R> {
                 );
             }
         }
+        if let Some(claimed) = &self.rights {
+            let actual = rules.rights(self.game.position());
+            if let Some((field, claimed, actual)) = rights_difference(claimed, &actual) {
+                return reject(
+                    after,
+                    RecordReason::RightsMismatch,
+                    None,
+                    format!(
+                        "the record claims {field} {}, but replaying it gives {actual}",
+                        quote::bounded(&claimed)
+                    ),
+                );
+            }
+        }
+        if let Some(claimed) = &self.repetitions
+            && let Err(message) = check_repetitions(rules, self.game.history(), claimed)
+        {
+            return reject(after, RecordReason::RepetitionMismatch, None, message);
+        }
         RecordVerdict::Accepted {
             result: self.game.result(),
             plies: self.game.plies(),
         }
     }
+}
+
+/// The first field where two sets of rights differ, with each side's
+/// value as JSON (`absent` for a missing one).
+fn rights_difference(claimed: &Rights, actual: &Rights) -> Option<(String, String, String)> {
+    let as_map = |r: &Rights| match serde_json::to_value(r) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    let (c, a) = (as_map(claimed), as_map(actual));
+    let shown = |v: Option<&serde_json::Value>| v.map_or("absent".to_string(), |v| v.to_string());
+    let mut fields: Vec<&String> = c.keys().chain(a.keys()).collect();
+    fields.sort();
+    fields
+        .into_iter()
+        .find(|f| c.get(*f) != a.get(*f))
+        .map(|f| (format!("'{f}'"), shown(c.get(f)), shown(a.get(f))))
+}
+
+/// Whether `claimed` lists exactly the positions of `history` that
+/// occurred more than once, each with its count.
+fn check_repetitions<R: Rules>(
+    rules: &R,
+    history: &History<R::Position>,
+    claimed: &[Repetition],
+) -> Result<(), String> {
+    let mut keys = std::collections::HashSet::new();
+    for (i, r) in claimed.iter().enumerate() {
+        let pos = parse_start(rules, &r.position).map_err(|e| {
+            format!("repetitions[{i}]: the position is not one of this variant: {e}")
+        })?;
+        let key = rules.key(&pos);
+        let actual = history.occurrences_of(&key);
+        if r.count != actual {
+            return Err(format!(
+                "repetitions[{i}]: the record claims {} occurrences of '{}', replaying it gives {actual}",
+                r.count,
+                quote::excerpt(&r.position)
+            ));
+        }
+        if actual < 2 {
+            return Err(format!(
+                "repetitions[{i}]: '{}' occurred only {actual} time(s); list only repeated positions",
+                quote::excerpt(&r.position)
+            ));
+        }
+        if !keys.insert(key) {
+            return Err(format!(
+                "repetitions[{i}]: '{}' is listed twice",
+                quote::excerpt(&r.position)
+            ));
+        }
+    }
+    let repeated = history.repeated_positions();
+    if keys.len() != repeated {
+        return Err(format!(
+            "the record lists {} repeated positions, replaying it gives {repeated}",
+            keys.len()
+        ));
+    }
+    Ok(())
 }
 
 /// A record's JSON text that cannot be read as a record.
@@ -628,14 +850,23 @@ pub fn verify_record_json(
         result: Option<GameResult>,
         #[serde(default)]
         final_position: Option<String>,
+        #[serde(default)]
+        format: Option<u32>,
+        #[serde(default)]
+        rights: Option<Rights>,
+        #[serde(default)]
+        repetitions: Option<Vec<Repetition>>,
     }
     let shape: Shape = serde_json::from_str(text)?;
     let head = RecordHead {
+        format: shape.format,
         variant: shape.variant,
         rules: shape.rules,
         start: shape.start,
         result: shape.result,
         final_position: shape.final_position,
+        rights: shape.rights,
+        repetitions: shape.repetitions,
     };
     let variant = find_in(variants, &head.variant)?;
     let mut replay = match variant.replay(&head) {
@@ -733,6 +964,62 @@ fn reason_name(r: EndReason) -> String {
         .ok()
         .and_then(|v| v.as_str().map(String::from))
         .unwrap_or_default()
+}
+
+/// Perft below each legal action of `at`, sorted by action text, with the
+/// root split across `threads` workers (at least 1): the counts are those
+/// of [`Variant::divide`], whatever the number of threads.
+pub fn divide_parallel(
+    v: &dyn Variant,
+    at: &At,
+    depth: u32,
+    threads: usize,
+) -> Result<Vec<(String, u64)>, VariantError> {
+    check_perft_depth(depth)?;
+    if threads <= 1 || depth == 0 {
+        return v.divide(at, depth);
+    }
+    let roots = v.legal_actions(at)?;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let counts: Vec<std::sync::atomic::AtomicU64> =
+        roots.iter().map(|_| Default::default()).collect();
+    let work = || -> Result<(), VariantError> {
+        loop {
+            // Workers take the next root action until none is left, so a
+            // slow subtree does not hold back the others.
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(action) = roots.get(i) else {
+                return Ok(());
+            };
+            let mut moves = at.moves.to_vec();
+            moves.push(action.clone());
+            let below = v.perft(
+                &At {
+                    position: at.position,
+                    moves: &moves,
+                },
+                depth - 1,
+            )?;
+            counts[i].store(below, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(roots.len().max(1)))
+            .map(|_| scope.spawn(work))
+            .collect();
+        workers
+            .into_iter()
+            // A worker's panic is a bug in the rules: pass it on.
+            .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect::<Result<Vec<()>, VariantError>>()
+    })?;
+    let mut out: Vec<(String, u64)> = roots
+        .into_iter()
+        .zip(counts)
+        .map(|(a, n)| (a, n.into_inner()))
+        .collect();
+    out.sort();
+    Ok(out)
 }
 
 /// Every shipped variant, built once from the embedded spec.

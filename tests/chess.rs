@@ -463,6 +463,60 @@ fn bad_data_names_the_field() {
     assert!(ChessRules::from_file(&path, &text.replace("mobius-10x9", "mobius-1x1"), lib).is_err());
 }
 
+/// The `[values]` table the practice opponent reads: each kind of mistake
+/// is refused with the field it is in.
+#[test]
+fn bad_values_name_the_field() {
+    let (path, text) = seams::chess::builtin_files()
+        .into_iter()
+        .find(|(p, _)| p.ends_with("chess-klein.toml"))
+        .unwrap();
+    let lib = seams::spec::Library::builtin();
+    for (from, to, field, says) in [
+        ("Q = 900", "Q = 900\nX = 5", "values.X", "not a piece"),
+        ("N = 300", "N = -300", "values.N", "negative"),
+        ("N = 300", "N = 300000", "values.N", "above"),
+        ("N = 300", "N = \"300\"", "values.N", "not an integer"),
+        ("N = 300", "N = 3.5", "values.N", "not an integer"),
+        ("N = 300\n", "", "values.N", "missing"),
+        (
+            "K = 0",
+            "K = 0\n[values.promoted]\nP = 900",
+            "values.promoted.P",
+            "promotes",
+        ),
+    ] {
+        assert!(text.contains(from), "{from}");
+        match ChessRules::from_file(&path, &text.replacen(from, to, 1), lib) {
+            Err(seams::chess::VariantError::Data(e)) => {
+                assert_eq!(e.field, field, "{e}");
+                assert!(e.message.contains(says), "{e}");
+                assert!(e.to_string().starts_with(&path), "{e}");
+            }
+            other => panic!("{to}: {:?}", other.map(|v| v.variant().to_string())),
+        }
+    }
+    let bare = text.split("\n[values]").next().unwrap().to_string();
+    match ChessRules::from_file(
+        &path,
+        &bare.replacen("variant", "values = 3\nvariant", 1),
+        lib,
+    ) {
+        Err(seams::chess::VariantError::Data(e)) => assert_eq!(e.field, "values", "{e}"),
+        other => panic!("values = 3: {:?}", other.map(|v| v.variant().to_string())),
+    }
+    // Without the table every piece but the king is worth 100; the king
+    // may be left out of a table.
+    let start = |text: &str| {
+        let v = ChessRules::from_file(&path, text, lib).expect("valid data");
+        let pieces = v.start().piece_count() as i32 / 2;
+        (v.material(&v.start()), pieces)
+    };
+    let (uniform, pieces) = start(&bare);
+    assert_eq!(uniform, [(pieces - 1) * 100; 2]);
+    assert_eq!(start(&text.replace("K = 0\n", "")), start(&text));
+}
+
 #[test]
 fn bad_position_text_names_the_field() {
     let m = variant("chess-mobius");

@@ -56,6 +56,37 @@ fn bad_data_is_rejected_by_entry() {
     check_data(("rule = \"draw\"", "rule = \"sometimes\""), "document");
 }
 
+/// The `[values]` table the practice opponent reads: each kind of mistake
+/// is refused with the entry it is in.
+#[test]
+fn bad_values_are_rejected_by_entry() {
+    check_data(("king = 0", "king = 0\nqueen = 900"), "values.queen");
+    check_data(("lance = 250", "lance = -250"), "values.lance");
+    check_data(("lance = 250", "lance = 250000"), "values.lance");
+    check_data(("lance = 250", "lance = \"250\""), "values.lance");
+    check_data(("lance = 250", "lance = { v = 250 }"), "values.lance");
+    check_data(("lance = 250\n", ""), "values.lance");
+    check_data(
+        ("king = 0", "king = 0\n[values.promoted]\npawn = 500"),
+        "values.promoted.pawn",
+    );
+    // Without the table, every face but the king's is worth 100; a token
+    // in hand is worth its better face.
+    let text = include_str!("../spec/kyoto/kyoto.toml");
+    let bare = text.split("\n[values]").next().unwrap();
+    let k = KyotoRules::from_toml("edited.toml", bare, Library::builtin()).expect("valid data");
+    assert_eq!(k.material(&k.start()), [400, 400]);
+    let k = kyoto();
+    assert_eq!(k.material(&k.start()), [500 + 450 + 500 + 100; 2]);
+    let captured = k
+        .parse_position("p+nks+l/5/5/5/+LSK+N1[P] w 0 1")
+        .expect("a pawn token in the first player's hand");
+    assert_eq!(
+        k.material(&captured),
+        [500 + 450 + 500 + 800, 500 + 450 + 500 + 100]
+    );
+}
+
 #[test]
 fn editing_the_data_changes_the_rules() {
     // Threshold 2: the first return to the start already ends the game.

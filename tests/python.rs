@@ -13,8 +13,8 @@ use std::process::Command;
 use common::seams;
 use libtest_mimic::{Arguments, Failed, Trial};
 
-/// A trial's body.
-type Test = fn() -> Result<(), Failed>;
+/// A named check of this harness, run as a libtest trial.
+type Check = (&'static str, fn() -> Result<(), Failed>);
 
 fn main() {
     let args = Arguments::from_args();
@@ -22,7 +22,7 @@ fn main() {
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    let tests: [(&str, Test); 2] = [
+    let tests: [Check; 2] = [
         (
             "the_example_python_engine_passes_geometry",
             the_example_python_engine_passes_geometry,

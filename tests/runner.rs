@@ -87,6 +87,10 @@ impl Rules for Race {
     fn key(&self, p: &Pos) -> Key {
         self.format_position(p)
     }
+    fn material(&self, _: &Pos) -> [i32; 2] {
+        // Tokens are never captured: there is no material to count.
+        [0, 0]
+    }
     fn adjudicate(&self, game: &History<Pos>, _empty: bool) -> Option<GameResult> {
         let p = game.current();
         [Player::First, Player::Second]

@@ -372,6 +372,79 @@ mod data_and_text {
         }
     }
 
+    /// The `[values]` table the practice opponent reads: each kind of
+    /// mistake is refused with the field it is in.
+    #[test]
+    fn bad_values_name_the_field() {
+        let cases = [
+            (
+                "king = 0",
+                "king = 0\ndragon = 1",
+                "values.dragon",
+                "not a piece",
+            ),
+            ("lance = 300", "lance = -1", "values.lance", "negative"),
+            ("lance = 300", "lance = 100001", "values.lance", "above"),
+            (
+                "lance = 300",
+                "lance = \"300\"",
+                "values.lance",
+                "not an integer",
+            ),
+            (
+                "lance = 300",
+                "lance = [300]",
+                "values.lance",
+                "not an integer",
+            ),
+            ("lance = 300\n", "", "values.lance", "missing"),
+            (
+                "pawn = 600",
+                "gold = 600",
+                "values.promoted.gold",
+                "not a piece",
+            ),
+            (
+                "pawn = 600",
+                "pawn = true",
+                "values.promoted.pawn",
+                "not an integer",
+            ),
+            ("silver = 600\n", "", "values.promoted.silver", "missing"),
+        ];
+        for (from, to, field, says) in cases {
+            // The promoted sub-table's entries come after the base ones.
+            let text = klein_text();
+            let at = if field.starts_with("values.promoted") {
+                text.find("\n[values.promoted]").unwrap()
+            } else {
+                text.find("\n[values]").unwrap()
+            };
+            let (head, tail) = text.split_at(at);
+            let edited = format!("{head}{}", tail.replacen(from, to, 1));
+            assert_ne!(edited, text, "{from} not found");
+            let e = ShogiRules::new("edited", &edited, Library::builtin()).unwrap_err();
+            assert_eq!(e.field, field, "{e}");
+            assert!(e.message.contains(says), "{e}");
+        }
+        let text = klein_text();
+        let head = text.split("\n[values.promoted]").next().unwrap();
+        let edited = head.replacen("king = 0", "king = 0\npromoted = 5", 1);
+        let e = ShogiRules::new("edited", &edited, Library::builtin()).unwrap_err();
+        assert_eq!(e.field, "values.promoted", "{e}");
+        // Without the table, every piece but the king is worth 100.
+        let bare = klein_text().split("\n[values]").next().unwrap().to_string();
+        let r = ShogiRules::new("edited", &bare, Library::builtin()).expect("valid");
+        assert_eq!(r.material(&r.start()), [1900, 1900]);
+        let stock = builtin_variant("shogi-klein").unwrap();
+        let s = stock.material(&stock.start());
+        assert_eq!(s[0], s[1]);
+        assert_eq!(
+            s[0],
+            9 * 100 + 2 * 300 + 2 * 400 + 2 * 500 + 2 * 600 + 800 + 1000
+        );
+    }
+
     #[test]
     fn bad_position_text_names_field_and_place() {
         let r = builtin_variant("shogi-genus2").unwrap();

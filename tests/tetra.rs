@@ -306,6 +306,84 @@ fn bad_variant_data_is_refused_with_the_entry() {
     ));
 }
 
+/// The `[values]` table the practice opponent reads: each kind of mistake
+/// is refused with the field it is in.
+#[test]
+fn bad_values_are_refused_with_the_field() {
+    let lib = Library::builtin();
+    let good = include_str!("../spec/tetra/tetra-shogi.toml");
+    for (from, to, field, says) in [
+        (
+            "king = 0",
+            "king = 0\ngeneral = 0",
+            "values.general",
+            "not a piece",
+        ),
+        (
+            "saltire = 300",
+            "saltire = -3",
+            "values.saltire",
+            "negative",
+        ),
+        (
+            "saltire = 300",
+            "saltire = 1e9",
+            "values.saltire",
+            "not an integer",
+        ),
+        (
+            "saltire = 300",
+            "saltire = 9999999",
+            "values.saltire",
+            "above",
+        ),
+        (
+            "saltire = 300",
+            "saltire = \"x\"",
+            "values.saltire",
+            "not an integer",
+        ),
+        ("saltire = 300\n", "", "values.saltire", "missing"),
+        (
+            "point = 600",
+            "gold = 600",
+            "values.promoted.gold",
+            "not a piece",
+        ),
+        ("point = 600\n", "", "values.promoted.point", "missing"),
+    ] {
+        let at = if field.starts_with("values.promoted") {
+            good.find("\n[values.promoted]").unwrap()
+        } else {
+            good.find("\n[values]").unwrap()
+        };
+        let (head, tail) = good.split_at(at);
+        let edited = format!("{head}{}", tail.replacen(from, to, 1));
+        assert_ne!(edited, good, "{from}");
+        match TetraRules::from_toml("x.toml", &edited, lib) {
+            Err(DataError::Field {
+                file,
+                field: f,
+                message,
+            }) => {
+                assert_eq!((file.as_str(), f.as_str()), ("x.toml", field), "{message}");
+                assert!(message.contains(says), "{message}");
+            }
+            other => panic!("{to}: {:?}", other.err()),
+        }
+    }
+    // Without the table every piece but the royal one is worth 100.
+    let bare = good.split("\n# What each piece").next().unwrap();
+    let v = TetraRules::from_toml("x.toml", bare, lib).expect("valid");
+    assert_eq!(v.material(&v.start()), [3700, 3700]);
+    let stock = builtin_variants();
+    for v in &stock {
+        let m = v.material(&v.start());
+        assert_eq!(m[0], m[1], "{}", v.variant());
+        assert!(m[0] > 3700, "{}", v.variant());
+    }
+}
+
 #[test]
 fn data_changes_behaviour_without_code() {
     // A one-rank zone: a point may no longer promote on rank 7.

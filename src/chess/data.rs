@@ -37,6 +37,10 @@ pub struct VariantFile {
     #[serde(default)]
     pub castling: Option<CastlingFile>,
     pub endings: EndingsFile,
+    /// Piece values by letter, read only by the practice opponent (see
+    /// [`crate::values`]); absent, every piece but the king is worth 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<toml::Value>,
 }
 
 /// The board map of the player exchange.
@@ -156,6 +160,9 @@ pub struct VariantData {
     pub castling: Option<[CastleSpec; 2]>,
     pub repetition: u32,
     pub move_rule_halfmoves: u32,
+    /// What each kind is worth to the practice opponent, by `Kind as
+    /// usize`; a promoted pawn is worth what its new kind is.
+    pub values: [i32; 6],
 }
 
 /// Parses a rank designator: `"9"` on one chart, `"II:9"` on several.
@@ -412,6 +419,7 @@ impl VariantData {
                 "must be positive".into(),
             ));
         }
+        let values = read_values(vf.values.as_ref()).map_err(|e| err(e.field, e.message))?;
         Ok(VariantData {
             variant: vf.variant.clone(),
             board: vf.board.clone(),
@@ -424,6 +432,20 @@ impl VariantData {
             castling,
             repetition: vf.endings.repetition,
             move_rule_halfmoves: vf.endings.move_rule_halfmoves,
+            values,
         })
     }
+}
+
+/// The `[values]` table, keyed by the letters the setup rows use.
+fn read_values(table: Option<&toml::Value>) -> Result<[i32; 6], crate::values::ValueError> {
+    let letters: Vec<String> = Kind::ALL.iter().map(|k| k.letter().to_string()).collect();
+    let kinds: Vec<&str> = letters.iter().map(String::as_str).collect();
+    let names = crate::values::Names {
+        kinds: &kinds,
+        royal: "K",
+        promoted: &[],
+    };
+    let read = crate::values::read(table, &names)?;
+    Ok(Kind::ALL.map(|k| read.of(&k.letter().to_string(), false)))
 }

@@ -317,6 +317,13 @@ impl Rules for ChessRules {
     fn key(&self, pos: &Position) -> Key {
         self.repetition_key(pos)
     }
+    fn material(&self, pos: &Position) -> [i32; 2] {
+        let mut sum = [0; 2];
+        for p in pos.board.iter().flatten() {
+            sum[p.owner.index()] += self.data.values[p.kind as usize];
+        }
+        sum
+    }
     fn adjudicate(&self, game: &History<Position>, legal_is_empty: bool) -> Option<GameResult> {
         self.ending(game, legal_is_empty)
     }
@@ -337,6 +344,9 @@ impl Rules for ChessRules {
     }
     fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
         self.read_position(text)
+    }
+    fn rights(&self, pos: &Position) -> crate::rules::Rights {
+        self.position_rights(pos)
     }
     fn exchange(&self, pos: &Position) -> Position {
         self.exchange_position(pos)

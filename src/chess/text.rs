@@ -128,6 +128,25 @@ impl ChessRules {
         if s.is_empty() { "-".into() } else { s }
     }
 
+    /// The rights SC-7.1 lists beside the placement, for game records.
+    pub(crate) fn position_rights(&self, pos: &Position) -> crate::rules::Rights {
+        let b = self.geo.board();
+        let mut double_step: Vec<String> = pos
+            .board
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_some_and(|p| p.double_step))
+            .map(|(i, _)| b.cell_name(CellId(i as u16)))
+            .collect();
+        double_step.sort();
+        crate::rules::Rights {
+            castling: Some(self.castling_text(pos)),
+            en_passant: pos.en_passant.map(|_| self.ep_text(pos)),
+            double_step: Some(double_step),
+            halfmove_clock: Some(pos.halfmove),
+        }
+    }
+
     fn ep_text(&self, pos: &Position) -> String {
         let b = self.geo.board();
         match pos.en_passant {

@@ -16,6 +16,7 @@ mod conform;
 mod corpus;
 mod fuzz;
 mod geometry;
+mod play;
 mod position;
 mod record;
 mod render;
@@ -67,14 +68,26 @@ pub enum Command {
     ///
     /// Example: seams perft shogi-flat 3 --divide
     Perft(rules::PerftArgs),
-    /// Play actions as a game and print the position, check and result.
+    /// Play a game: actions given at once, or line by line in the terminal,
+    /// for two people or against the practice opponent.
+    ///
+    /// Without --interactive the actions of --moves are played as a game
+    /// and the position, check and result printed; --record writes the
+    /// game as a JSON record. With --interactive one action or command is
+    /// read per line from standard input (`help` lists the commands:
+    /// moves, board, undo, resign, draw, save FILE, quit) and --opponent
+    /// LEVEL answers each of your moves. --load goes on with a saved game.
     ///
     /// `resign` and `draw` (an agreed draw) are recorded actions. A start
     /// position with no action played is judged by the same ending rules as
-    /// any other position.
+    /// any other position. A game from --position is recorded as an edited
+    /// setup, never as a game from the initial position.
     ///
-    /// Example: seams play chess-mobius --moves e2-e4,e8-e6
-    Play(rules::PlayArgs),
+    /// Examples:
+    ///   seams play chess-mobius --moves e2-e4,e8-e6 --record game.json
+    ///   seams play shogi-klein --interactive --opponent 2 --as second
+    ///   seams play shogi-klein --interactive --load game.json
+    Play(play::PlayArgs),
     /// Draw a position as an SVG picture: the board with its seams, cone
     /// points and promotion zones, the pieces (owner, kind, promotion,
     /// facing where a seam can reverse it) and the hands, with a legend.
@@ -213,7 +226,7 @@ pub fn run(spec: Option<PathBuf>, command: Command) -> Result<ExitCode> {
         Command::Variants(a) => rules::variants(&book, a),
         Command::Moves(a) => rules::moves(&book, a),
         Command::Perft(a) => rules::perft(&book, a),
-        Command::Play(a) => rules::play(&book, a),
+        Command::Play(a) => play::play(&book, a),
         Command::Render(a) => render::render(&book, a),
         Command::Audit(a) => audit::audit(&book, a),
         Command::Bench(a) => bench::bench(&book, a),

@@ -47,17 +47,10 @@ pub struct PerftArgs {
     /// Also print the count below each legal action.
     #[arg(long)]
     divide: bool,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(clap::Args)]
-pub struct PlayArgs {
-    /// A variant name from `seams variants`.
-    variant: String,
-    #[command(flatten)]
-    at: PositionArgs,
+    /// Split the work at the root across this many threads (default: every
+    /// core); the counts are the same for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -126,15 +119,16 @@ pub fn moves(book: &Rulebook, a: MovesArgs) -> Result<ExitCode> {
 pub fn perft(book: &Rulebook, a: PerftArgs) -> Result<ExitCode> {
     let v = book.variant(&a.variant)?;
     let place = a.at.resolve()?;
-    let rows = if a.divide {
-        Some(v.divide(&place.at(), a.depth)?)
-    } else {
-        None
+    let threads = match a.threads {
+        Some(n) => usize::from(n),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let total = match &rows {
-        Some(r) if a.depth > 0 => r.iter().map(|(_, n)| n).sum(),
-        _ => v.perft(&place.at(), a.depth)?,
+    let rows = seams::variant::divide_parallel(v, &place.at(), a.depth, threads)?;
+    let total = match a.depth {
+        0 => v.perft(&place.at(), 0)?,
+        _ => rows.iter().map(|(_, n)| n).sum(),
     };
+    let rows = a.divide.then_some(rows);
     if a.json {
         let mut out = serde_json::json!({"variant": a.variant, "depth": a.depth, "nodes": total});
         if let Some(r) = &rows {
@@ -150,32 +144,6 @@ pub fn perft(book: &Rulebook, a: PerftArgs) -> Result<ExitCode> {
             outln!("{action} {n}");
         }
         outln!("{total}");
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `seams play`.
-pub fn play(book: &Rulebook, a: PlayArgs) -> Result<ExitCode> {
-    let v = book.variant(&a.variant)?;
-    let place = a.at.resolve()?;
-    let played = v.play(&place.at())?;
-    if a.json {
-        outln!("{}", serde_json::to_string_pretty(&played)?);
-        return Ok(ExitCode::SUCCESS);
-    }
-    outln!("position {}", played.position);
-    outln!("to move  {:?}", played.to_move);
-    outln!("check    {}", if played.in_check { "yes" } else { "no" });
-    match played.result {
-        None => outln!("result   none (the game goes on)"),
-        Some(r) => outln!(
-            "result   {} by {}",
-            match r.winner {
-                None => "draw".to_string(),
-                Some(p) => format!("{p:?} player wins"),
-            },
-            serde_json::to_value(r.reason)?.as_str().unwrap_or_default()
-        ),
     }
     Ok(ExitCode::SUCCESS)
 }

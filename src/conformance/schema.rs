@@ -71,6 +71,14 @@ pub fn all() -> Vec<(&'static str, Value)> {
                 "seams expectations file (known failures of an engine)",
             ),
         ),
+        (
+            "record.schema.json",
+            with_id(
+                v(schemars::schema_for!(crate::variant::Record)),
+                "record.schema.json",
+                "seams game record (a saved game, any family)",
+            ),
+        ),
     ]
 }
 

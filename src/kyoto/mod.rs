@@ -57,6 +57,10 @@ struct VariantFile {
     setup: Vec<Face>,
     flips: BTreeMap<Face, Face>,
     repetition: RepetitionFile,
+    /// Face values, read only by the practice opponent (see
+    /// [`crate::values`]); absent, every face but the king's is worth 100.
+    #[serde(default)]
+    values: Option<toml::Value>,
 }
 
 /// A variant file that does not describe a Kyoto variant.
@@ -86,6 +90,12 @@ pub struct KyotoRules {
     flips: BTreeMap<Face, Face>,
     repetition_at: u32,
     repetition: RepetitionRule,
+    /// `values[face as usize]`: what a face on the board is worth to the
+    /// practice opponent.
+    values: [i32; 9],
+    /// `hand_values[token index]`: a token in hand may be dropped either
+    /// face up, so it is worth its better face.
+    hand_values: [i32; 4],
     /// Only for the mutant engine: drops turn the token over (wrong).
     mutant_flip_on_drop: bool,
 }
@@ -149,6 +159,11 @@ impl KyotoRules {
                 "a repetition needs at least the second occurrence".into(),
             ));
         }
+        let values = read_values(data.values.as_ref()).map_err(|e| fail(&e.field, e.message))?;
+        let hand_values = Token::ALL.map(|t| {
+            let [a, b] = t.faces();
+            values[a as usize].max(values[b as usize])
+        });
         Ok(KyotoRules {
             name: data.variant,
             rules_version: data.rules_version,
@@ -157,6 +172,8 @@ impl KyotoRules {
             flips: data.flips,
             repetition_at: data.repetition.occurrence,
             repetition: data.repetition.rule,
+            values,
+            hand_values,
             mutant_flip_on_drop: false,
         })
     }
@@ -446,6 +463,19 @@ impl KyotoRules {
     }
 }
 
+/// The `[values]` table, keyed by the face names `flips` uses:
+/// `values[face as usize]`.
+fn read_values(table: Option<&toml::Value>) -> Result<[i32; 9], crate::values::ValueError> {
+    let faces = Face::ALL.map(Face::name);
+    let names = crate::values::Names {
+        kinds: &faces,
+        royal: Face::King.name(),
+        promoted: &[],
+    };
+    let read = crate::values::read(table, &names)?;
+    Ok(Face::ALL.map(|f| read.of(f.name(), false)))
+}
+
 impl Rules for KyotoRules {
     type Position = Position;
     type Action = Action;
@@ -504,6 +534,19 @@ impl Rules for KyotoRules {
 
     fn in_check(&self, pos: &Position) -> bool {
         self.checked(pos, pos.to_move)
+    }
+
+    fn material(&self, pos: &Position) -> [i32; 2] {
+        let mut sum = [0; 2];
+        for p in pos.board.iter().flatten() {
+            sum[p.owner.index()] += self.values[p.face as usize];
+        }
+        for (total, hand) in sum.iter_mut().zip(&pos.hands) {
+            for (&n, &v) in hand.iter().zip(&self.hand_values) {
+                *total += i32::from(n) * v;
+            }
+        }
+        sum
     }
 
     fn key(&self, pos: &Position) -> Key {

@@ -14,6 +14,7 @@
 mod charts;
 mod svg;
 mod tetra;
+pub mod text;
 
 use std::collections::BTreeMap;
 

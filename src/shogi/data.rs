@@ -27,6 +27,10 @@ pub struct VariantFile {
     pub promotion: PromotionFile,
     #[serde(default)]
     pub dead_ranks: BTreeMap<String, DeadRanksFile>,
+    /// Piece values by kind name, read only by the practice opponent (see
+    /// [`crate::values`]); absent, every piece but the king is worth 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<toml::Value>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

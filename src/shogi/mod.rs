@@ -61,6 +61,12 @@ pub struct ShogiRules {
     /// game has (SS-I9), counted from the initial position. `None` while
     /// the initial position itself is being validated.
     piece_set: Option<[u32; 7]>,
+    /// `values[promoted][kind]`: what a piece is worth to the practice
+    /// opponent (`[values]` of the data file).
+    values: [[i32; 8]; 2],
+    /// `hand_values[hand index]`: a piece in hand is worth its unpromoted
+    /// kind.
+    hand_values: [i32; 7],
     start: Position,
 }
 
@@ -170,6 +176,7 @@ impl ShogiRules {
                 }
             }
         }
+        let values = read_values(vf.values.as_ref()).map_err(|x| e(&x.field, x.message))?;
         // Files for nifu: north orbits.
         let mut file_of = vec![u16::MAX; n];
         for (i, (cells, _)) in geo.file_orbits().iter().enumerate() {
@@ -207,6 +214,8 @@ impl ShogiRules {
             phi,
             fixed_facing,
             piece_set: None,
+            values,
+            hand_values: [0; 7],
             start: Position {
                 board: vec![],
                 hands: [[0; 7]; 2],
@@ -277,6 +286,11 @@ impl ShogiRules {
                 }
             }
         }
+        for k in Kind::HAND {
+            if let Some(i) = k.hand_index() {
+                rules.hand_values[i] = rules.values[0][k as usize];
+            }
+        }
         let start = rules
             .validate(Setup {
                 board: cells,
@@ -335,6 +349,25 @@ impl ShogiRules {
     pub fn phi_cell(&self, c: CellId) -> CellId {
         self.phi[c.index()]
     }
+}
+
+/// The `[values]` table, keyed by the kind names `dead-ranks` uses:
+/// `values[promoted][kind as usize]`.
+fn read_values(table: Option<&toml::Value>) -> Result<[[i32; 8]; 2], crate::values::ValueError> {
+    let kinds = Kind::ALL.map(Kind::name);
+    let promoting: Vec<&str> = Kind::ALL
+        .into_iter()
+        .filter(|k| k.can_promote())
+        .map(Kind::name)
+        .collect();
+    let names = crate::values::Names {
+        kinds: &kinds,
+        royal: Kind::King.name(),
+        promoted: &promoting,
+    };
+    let read = crate::values::read(table, &names)?;
+    Ok([false, true]
+        .map(|promoted| Kind::ALL.map(|k| read.of(k.name(), promoted && k.can_promote()))))
 }
 
 impl ShogiRules {
@@ -489,6 +522,18 @@ impl Rules for ShogiRules {
     }
     fn key(&self, pos: &Position) -> Key {
         self.repetition_key(pos)
+    }
+    fn material(&self, pos: &Position) -> [i32; 2] {
+        let mut sum = [0; 2];
+        for p in pos.board.iter().flatten() {
+            sum[p.owner.index()] += self.values[usize::from(p.promoted)][p.kind as usize];
+        }
+        for (total, hand) in sum.iter_mut().zip(&pos.hands) {
+            for (&n, &v) in hand.iter().zip(&self.hand_values) {
+                *total += i32::from(n) * v;
+            }
+        }
+        sum
     }
     fn adjudicate(&self, game: &History<Position>, legal_is_empty: bool) -> Option<GameResult> {
         self.judge(game, legal_is_empty)

@@ -31,6 +31,11 @@ pub struct VariantFile {
     pub repetition_draw: u32,
     /// The army, by kind.
     pub pieces: BTreeMap<Kind, PieceEntry>,
+    /// Piece values by kind, read only by the practice opponent (see
+    /// [`crate::values`]); absent, every piece but the royal one is worth
+    /// 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<toml::Value>,
 }
 
 /// One kind of the army.
@@ -106,6 +111,9 @@ pub struct VariantData {
     pub switches_with: [Option<Kind>; Kind::COUNT],
     /// The one royal kind.
     pub royal: Kind,
+    /// `values[promoted][kind]`: what a piece is worth to the practice
+    /// opponent; a piece in hand is worth its kind unpromoted.
+    pub values: [[i32; Kind::COUNT]; 2],
 }
 
 impl VariantData {
@@ -158,6 +166,7 @@ impl VariantData {
             promotes_to: [None; Kind::COUNT],
             switches_with: [None; Kind::COUNT],
             royal: Kind::King,
+            values: [[0; Kind::COUNT]; 2],
         };
         let mut letters: BTreeMap<char, Kind> = BTreeMap::new();
         let mut royals = Vec::new();
@@ -240,7 +249,32 @@ impl VariantData {
                 ));
             }
         }
+        d.values = d
+            .read_values(f.values.as_ref())
+            .map_err(|e| field(&e.field, e.message))?;
         Ok(d)
+    }
+
+    /// The `[values]` table, keyed by the kind names of `[pieces]`, with
+    /// the kinds that have `promotes_to` in `[values.promoted]`.
+    fn read_values(
+        &self,
+        table: Option<&toml::Value>,
+    ) -> Result<[[i32; Kind::COUNT]; 2], crate::values::ValueError> {
+        let kinds: Vec<&str> = self.kinds.iter().map(|k| k.name()).collect();
+        let promoting: Vec<&str> = self
+            .kinds
+            .iter()
+            .filter(|k| self.promotes_to[k.index()].is_some())
+            .map(|k| k.name())
+            .collect();
+        let names = crate::values::Names {
+            kinds: &kinds,
+            royal: self.royal.name(),
+            promoted: &promoting,
+        };
+        let read = crate::values::read(table, &names)?;
+        Ok([false, true].map(|promoted| Kind::ALL.map(|k| read.of(k.name(), promoted))))
     }
 
     /// The kind a piece is held as in hand: a switching pair is one class,

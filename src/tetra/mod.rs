@@ -272,6 +272,20 @@ impl Rules for TetraRules {
         self.t
             .attacked(pos, pos.royals[pos.to_move.index()], pos.to_move.other())
     }
+    fn material(&self, pos: &Position) -> [i32; 2] {
+        let values = &self.data.values;
+        let mut sum = [0; 2];
+        for p in pos.board.iter().flatten() {
+            sum[p.owner.index()] += values[usize::from(p.promoted)][p.kind.index()];
+        }
+        // Hands are indexed by hand class, whose kind's value counts.
+        for (total, hand) in sum.iter_mut().zip(&pos.hands) {
+            for (&n, &v) in hand.iter().zip(&values[0]) {
+                *total += i32::from(n) * v;
+            }
+        }
+        sum
+    }
     /// The position text: placement, side to move and hands are exactly
     /// what TS-6.3 compares; there are no counters.
     fn key(&self, pos: &Position) -> Key {

@@ -28,6 +28,37 @@ pub fn seams(args: &[&str]) -> Run {
     }
 }
 
+/// Runs `seams` with `args`, writing `input` to its standard input.
+pub fn seams_with_input(args: &[&str], input: &str) -> Run {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_seams"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the seams binary runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A failed write means the program stopped reading early; its output
+    // says why.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().expect("the seams binary ends");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A fresh scratch folder for one test.
+pub fn scratch_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("seams-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    d
+}
+
 /// Runs a command that must fail with exit code 2, print `fragment` on
 /// stderr, and write nothing on stdout.
 pub fn check_input_error(args: &[&str], fragment: &str) {

@@ -42,7 +42,9 @@ object, say):
     result(state) -> None | (winner, reason)   status, verify_record: the
                                        end by the engine's own rules
                                        (winner "first", "second" or None)
-    repetition_key(state) -> str       key
+    repetition_key(state) -> str       key; verify_record with `repetitions`
+    rights(state) -> dict              verify_record with `rights` (the
+                                       protocol's rights object; optional)
 
 A command is announced in `hello` when its hooks are all defined, or when
 the subclass defines the command's method itself (`legal_actions(variant,
@@ -237,6 +239,14 @@ class Engine:
                 out["illegal"] = illegal
             return out
 
+        if record.get("format", 1) not in (1, 2):
+            return reject(0, "unknown-format",
+                          f"record format {record.get('format')!r} is not 1 or 2")
+        # Claims this engine cannot check are not guessed at.
+        if "repetitions" in record and not hasattr(self, "repetition_key"):
+            raise Unsupported
+        if "rights" in record and not hasattr(self, "rights"):
+            raise Unsupported
         if record.get("rules") != self.variants[variant]:
             return reject(0, "wrong-rules-version",
                           f"the record is for rules {record.get('rules')}, "
@@ -248,7 +258,8 @@ class Engine:
             state = self.begin(variant, start.get("position") if start["kind"] == "edited" else None)
         except (ValueError, Error) as e:
             return reject(0, "bad-start", f"{type(e).__name__}: {e}")
-        result, failure = self.play(state, actions)
+        seen = {} if "repetitions" in record else None
+        result, failure = self.play(state, actions, seen)
         if failure is not None:
             ply, code, text = failure
             return reject(ply, "illegal-action", f"ply {ply} '{text}': {code}", code)
@@ -271,6 +282,26 @@ class Engine:
                 return reject(after, "final-position-mismatch",
                               f"the record's final position '{final}' differs from "
                               f"the replayed '{self.position(state)}'")
+        if "rights" in record and record["rights"] != self.rights(state):
+            return reject(after, "rights-mismatch",
+                          f"the record claims the rights {record['rights']}, "
+                          f"replaying it gives {self.rights(state)}")
+        if seen is not None:
+            claimed = {}
+            for r in record["repetitions"]:
+                try:
+                    key = str(self.repetition_key(self.begin(variant, r["position"])))
+                except (ValueError, Error, KeyError, TypeError):
+                    return reject(after, "repetition-mismatch", f"{r!r} is not a position")
+                if key in claimed or r.get("count") != seen.get(key, 0) or r.get("count", 0) < 2:
+                    return reject(after, "repetition-mismatch",
+                                  f"{r!r}: replaying gives {seen.get(key, 0)} occurrences")
+                claimed[key] = r["count"]
+            repeated = sum(1 for n in seen.values() if n > 1)
+            if len(claimed) != repeated:
+                return reject(after, "repetition-mismatch",
+                              f"the record lists {len(claimed)} repeated positions, "
+                              f"replaying it gives {repeated}")
         plies = sum(1 for a in actions if a not in ("resign", "draw"))
         return {"verdict": "accepted", "result": result, "plies": plies}
 
@@ -337,10 +368,16 @@ class Engine:
             raise Error(f"the result hook gave {r!r}, not (winner, end reason)")
         return {"winner": winner, "reason": reason}
 
-    def play(self, state, actions):
+    def play(self, state, actions, seen=None):
         """Plays `actions` as a game, adjudicating after each, and returns
         (result, failure); failure is (ply, illegal reason, text) for the
-        first action that cannot be played, else None."""
+        first action that cannot be played, else None. With `seen` (a
+        dict), counts each position's repetition key in it."""
+        def count():
+            if seen is not None:
+                key = str(self.repetition_key(state))
+                seen[key] = seen.get(key, 0) + 1
+        count()
         result = self.ending(state)
         for ply, text in enumerate(actions, 1):
             if result is not None:
@@ -354,6 +391,7 @@ class Engine:
             if found is None:
                 return result, (ply, self.why(state, text), text)
             self.push(state, found[1])
+            count()
             result = self.ending(state)
         return result, None
 

@@ -197,6 +197,19 @@ class Commands(unittest.TestCase):
         r = ask(self.engine, {"id": 2, "cmd": "verify_record", "record": {"variant": "go"}})
         self.assertEqual(r, {"id": 2, "unsupported": True})
 
+    def test_verify_record_format_two(self):
+        def verify(**record):
+            full = {"format": 2, "variant": "take-away", "rules": "1.0",
+                    "start": {"kind": "initial"}, "actions": ["take1"], "result": None, **record}
+            return ask(self.engine, {"id": 3, "cmd": "verify_record", "record": full})
+        self.assertEqual(verify(repetitions=[])["verdict"], "accepted")
+        # The pile only shrinks, so no position repeats: a claimed repetition is wrong.
+        r = verify(repetitions=[{"position": "5 A", "count": 2}])
+        self.assertEqual((r["ply"], r["reason"]), (2, "repetition-mismatch"))
+        self.assertEqual(verify(format=3)["reason"], "unknown-format")
+        # Rights need a `rights` hook, which this engine does not define.
+        self.assertEqual(verify(rights={}), {"id": 3, "unsupported": True})
+
 
 class Serve(unittest.TestCase):
     def test_one_reply_per_request_line(self):
