@@ -275,6 +275,14 @@ pub enum IllegalReason {
     GameOver,
 }
 
+/// The protocol's name of an ending (`checkmate`, `move-rule`, …).
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = serde_json::to_value(self).map_err(|_| fmt::Error)?;
+        f.write_str(v.as_str().unwrap_or("unknown"))
+    }
+}
+
 impl fmt::Display for IllegalReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let v = serde_json::to_value(self).map_err(|_| fmt::Error)?;

@@ -11,8 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::quote;
 use crate::rules::{
-    ActionError, EndReason, Game, GameResult, History, IllegalReason, Player, PositionError,
-    Rights, Rules,
+    ActionError, Game, GameResult, History, IllegalReason, Player, PositionError, Rights, Rules,
 };
 use crate::session::{Live, Session};
 
@@ -68,6 +67,21 @@ fn check_moves(at: &At) -> Result<(), VariantError> {
         });
     }
     Ok(())
+}
+
+/// A game from `at`'s start with its moves played as actions of that game
+/// (so a move after the game's end is refused, unlike [`reach`]).
+pub fn session_at<'v>(v: &'v dyn Variant, at: &At) -> Result<Box<dyn Session + 'v>, VariantError> {
+    check_moves(at)?;
+    let mut session = v.session(at.position)?;
+    for (i, text) in at.moves.iter().enumerate() {
+        session.play(text).map_err(|error| VariantError::Move {
+            ply: i + 1,
+            text: quote::excerpt(text).into_owned(),
+            error,
+        })?;
+    }
+    Ok(session)
 }
 
 /// Refuses a perft depth above [`MAX_PERFT_DEPTH`].
@@ -388,35 +402,9 @@ impl<R: Rules> Variant for R {
         settings: &crate::opponent::Settings,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Result<Option<crate::opponent::Choice<String>>, VariantError> {
-        // As `reach`, keeping the game's history for the opponent's
-        // judgement of repetitions.
-        check_moves(at)?;
-        let start = match at.position {
-            None => self.start(),
-            Some(text) => parse_start(self, text)?,
-        };
-        let key = self.key(&start);
-        let mut game = crate::rules::History::single(start, key);
-        for (i, text) in at.moves.iter().enumerate() {
-            let pos = game.current();
-            let a = self
-                .parse_action(pos, text)
-                .map_err(|error| VariantError::Move {
-                    ply: i + 1,
-                    text: text.clone(),
-                    error: bounded(error),
-                })?;
-            let (mover, next) = (self.to_move(pos), self.apply(pos, &a));
-            let (key, check) = (self.key(&next), self.in_check(&next));
-            game.record(next, key, check, mover);
-        }
-        let choice = crate::opponent::choose_in_game(self, &game, settings, stop);
-        Ok(choice.map(|c| crate::opponent::Choice {
-            action: self.format_action(game.current(), &c.action),
-            score: c.score,
-            depth: c.depth,
-            nodes: c.nodes,
-        }))
+        // Played as a game through a session, so the opponent judges
+        // repetitions against the same history a game keeps.
+        Ok(session_at(self, at)?.opponent_choice(settings, stop))
     }
 
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError> {
@@ -943,7 +931,7 @@ fn describe(r: Option<GameResult>) -> String {
         Some(GameResult {
             winner: None,
             reason,
-        }) => format!("a draw by {}", reason_name(reason)),
+        }) => format!("a draw by {reason}"),
         Some(GameResult {
             winner: Some(p),
             reason,
@@ -954,16 +942,9 @@ fn describe(r: Option<GameResult>) -> String {
             } else {
                 "second"
             },
-            reason_name(reason)
+            reason
         ),
     }
-}
-
-fn reason_name(r: EndReason) -> String {
-    serde_json::to_value(r)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
 }
 
 /// Perft below each legal action of `at`, sorted by action text, with the

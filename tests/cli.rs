@@ -207,10 +207,7 @@ fn help_teaches() {
 const SEAMS: &str = env!("CARGO_BIN_EXE_seams");
 
 fn temp(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("seams-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+    common::scratch_dir(&format!("cli-{tag}"))
 }
 
 /// The engine command for `--engine`: this very binary, quoted.

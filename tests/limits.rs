@@ -11,10 +11,7 @@ use std::process::{Command, Stdio};
 use common::{check_input_error, seams};
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("seams-limits-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("limits-{tag}"))
 }
 
 fn s(p: &Path) -> &str {

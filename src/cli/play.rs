@@ -17,7 +17,7 @@ use seams::files::{self, MAX_RECORD_BYTES};
 use seams::opponent::{Budget, MAX_LEVEL, Settings};
 use seams::rules::{GameResult, Player};
 use seams::session::Session;
-use seams::variant::{MAX_MOVES, Record, RecordVerdict, Variant, VariantError};
+use seams::variant::{Record, RecordVerdict, Variant};
 
 use super::Rulebook;
 use super::position::PositionArgs;
@@ -111,21 +111,7 @@ pub fn play(book: &Rulebook, a: PlayArgs) -> Result<ExitCode> {
         Some(path) => load(v, path)?,
         None => {
             let place = a.at.resolve()?;
-            if place.moves.len() > MAX_MOVES {
-                return Err(VariantError::TooManyMoves {
-                    count: place.moves.len(),
-                }
-                .into());
-            }
-            let mut s = v.session(place.position.as_deref())?;
-            for (i, text) in place.moves.iter().enumerate() {
-                s.play(text).map_err(|error| VariantError::Move {
-                    ply: i + 1,
-                    text: seams::quote::excerpt(text).into_owned(),
-                    error,
-                })?;
-            }
-            s
+            seams::variant::session_at(v, &place.at())?
         }
     };
     if a.interactive {
@@ -163,10 +149,7 @@ fn describe(result: Option<GameResult>) -> String {
                 None => "draw".to_string(),
                 Some(p) => format!("{p:?} player wins"),
             },
-            serde_json::to_value(r.reason)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default()
+            r.reason
         ),
     }
 }
