@@ -86,12 +86,34 @@ pub struct ActionMark {
     pub promote: bool,
 }
 
+/// Where the pieces stand, without the rest of a picture: for callers
+/// that look at many positions (random play in `seams fuzz` looks at one
+/// every other ply), to whom zones and hands would cost more than the
+/// pieces.
+#[derive(Clone, Debug)]
+pub struct Pieces {
+    pub pieces: Vec<PieceMark>,
+    /// Each side's drop facing, as [`Side::drop_facing`].
+    pub drop_facing: [Option<Facing>; 2],
+    pub to_move: Player,
+}
+
 /// What a family provides to be pictured.
 pub trait Draw<P, A> {
     /// The position as a diagram.
     fn diagram(&self, pos: &P) -> Diagram;
     /// A legal action of `pos` as a mark.
     fn action_mark(&self, pos: &P, action: &A) -> ActionMark;
+    /// The pieces alone; taken from the diagram unless a family has a
+    /// cheaper way.
+    fn pieces(&self, pos: &P) -> Pieces {
+        let d = self.diagram(pos);
+        Pieces {
+            drop_facing: [d.sides[0].drop_facing, d.sides[1].drop_facing],
+            to_move: d.to_move,
+            pieces: d.pieces,
+        }
+    }
 }
 
 /// Whether some seam of the board reverses vertical directions, so that a

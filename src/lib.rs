@@ -37,3 +37,4 @@ pub mod tetra;
 pub mod topology;
 pub mod values;
 pub mod variant;
+pub mod walk;

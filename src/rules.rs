@@ -125,6 +125,14 @@ pub trait Rules: Send + Sync {
 
     /// Canonical long notation of an action in a position.
     fn format_action(&self, pos: &Self::Position, action: &Self::Action) -> String;
+    /// The notation of every legal action of `pos`, given as `legal` (in
+    /// that order). A family whose notation depends on the other legal
+    /// actions (a facing mark only where two actions differ in facing
+    /// alone) overrides this to look them up once instead of once per
+    /// action.
+    fn format_legal(&self, pos: &Self::Position, legal: &[Self::Action]) -> Vec<String> {
+        legal.iter().map(|a| self.format_action(pos, a)).collect()
+    }
     /// Parses notation and returns the legal action it denotes, or why not.
     fn parse_action(&self, pos: &Self::Position, text: &str) -> Result<Self::Action, ActionError>;
     /// The compact one-line position text.
@@ -476,6 +484,12 @@ impl<'r, R: Rules> Game<'r, R> {
     /// A game from a position, initial or edited; that position counts as
     /// the first occurrence and may already end the game.
     pub fn new(rules: &'r R, start: R::Position) -> Self {
+        Game::new_listing(rules, start).0
+    }
+
+    /// [`Game::new`], with the start's legal actions, which its endings
+    /// need anyway (see [`Game::play_listing`]).
+    pub fn new_listing(rules: &'r R, start: R::Position) -> (Self, Vec<R::Action>) {
         let key = rules.key(&start);
         let mut game = Game {
             rules,
@@ -489,9 +503,9 @@ impl<'r, R: Rules> Game<'r, R> {
         // start with bare kings or a spent move counter is over, like one
         // without a legal action. With one occurrence and no move yet, the
         // repetition and perpetual-check rules cannot apply.
-        let empty = rules.legal_actions(game.position()).is_empty();
-        game.result = rules.adjudicate(&game.history, empty);
-        game
+        let legal = rules.legal_actions(game.position());
+        game.result = rules.adjudicate(&game.history, legal.is_empty());
+        (game, legal)
     }
 
     pub fn rules(&self) -> &R {
@@ -546,13 +560,21 @@ impl<'r, R: Rules> Game<'r, R> {
 
     /// Plays an action already known to be legal and adjudicates.
     pub fn play(&mut self, action: R::Action) {
+        self.play_listing(action);
+    }
+
+    /// [`Game::play`], returning the legal actions of the new position,
+    /// which the endings need anyway: a caller that wants them too (random
+    /// play in `seams fuzz`) does not generate them twice.
+    pub fn play_listing(&mut self, action: R::Action) -> Vec<R::Action> {
         let mover = self.rules.to_move(self.position());
         let next = self.rules.apply(self.position(), &action);
         let key = self.rules.key(&next);
         let check = self.rules.in_check(&next);
         self.history.push(next, key, check, mover);
         self.plies += 1;
-        let empty = self.rules.legal_actions(self.position()).is_empty();
-        self.result = self.rules.adjudicate(&self.history, empty);
+        let legal = self.rules.legal_actions(self.position());
+        self.result = self.rules.adjudicate(&self.history, legal.is_empty());
+        legal
     }
 }

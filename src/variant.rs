@@ -282,6 +282,10 @@ pub trait Variant: Send + Sync {
     ) -> Result<Vec<Result<crate::diagram::ActionMark, ActionError>>, VariantError>;
     /// The designer facts of the variant's data (see [`crate::design`]).
     fn design_facts(&self) -> Option<crate::design::Facts>;
+    /// A game from `start` (default: the initial position) played one
+    /// action at a time, with facts about each legal action (see
+    /// [`crate::walk`]); `seams fuzz` plays its random games with it.
+    fn walk(&self, start: Option<&str>) -> Result<Box<dyn crate::walk::Walk + '_>, VariantError>;
     /// The practice opponent's choice in the position `at` reaches (see
     /// [`crate::opponent`]): the canonical action text, or `None` when the
     /// side to move has no legal action. The moves of `at` are its game
@@ -384,6 +388,14 @@ impl<R: Rules> Variant for R {
         Rules::design_facts(self)
     }
 
+    fn walk(&self, start: Option<&str>) -> Result<Box<dyn crate::walk::Walk + '_>, VariantError> {
+        let pos = match start {
+            None => self.start(),
+            Some(text) => parse_start(self, text)?,
+        };
+        Ok(Box::new(crate::walk::Walker::new(self, pos)))
+    }
+
     fn opponent_choice(
         &self,
         at: &At,
@@ -439,10 +451,7 @@ impl<R: Rules> Variant for R {
 
     fn legal_actions(&self, at: &At) -> Result<Vec<String>, VariantError> {
         let pos = reach(self, at)?;
-        let mut out: Vec<String> = Rules::legal_actions(self, &pos)
-            .iter()
-            .map(|a| self.format_action(&pos, a))
-            .collect();
+        let mut out = self.format_legal(&pos, &Rules::legal_actions(self, &pos));
         out.sort();
         Ok(out)
     }

@@ -18,6 +18,16 @@ use crate::movement::Facing;
 use crate::rules::Player;
 use crate::topology::{CellId, Dir};
 
+/// SC-5.4 (a): castling refused because the king is attacked.
+pub const CASTLING_OUT_OF_CHECK: &str = "the king is in check";
+/// SC-5.4 (b): castling refused because the transit cell is attacked.
+pub const CASTLING_THROUGH_CHECK: &str = "the king's transit cell is attacked";
+/// SC-5.4 (b): castling refused because the destination is attacked.
+pub const CASTLING_INTO_CHECK: &str = "the king's destination is attacked";
+/// SC-5.4 (c): castling refused because the king is attacked after both
+/// pieces moved.
+pub const CASTLING_ENDS_IN_CHECK: &str = "the king is attacked after castling";
+
 /// What kind of move an action is, beyond its origin and destination.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
 pub enum Special {
@@ -354,7 +364,10 @@ impl ChessRules {
         })
     }
 
-    /// Why castling on `side` is not legal now, or `None` when it is.
+    /// Why castling on `side` is not legal now, or `None` when it is; the
+    /// conditions of SC-5.4 that concern attacks give the messages
+    /// [`CASTLING_OUT_OF_CHECK`], [`CASTLING_THROUGH_CHECK`],
+    /// [`CASTLING_INTO_CHECK`] and [`CASTLING_ENDS_IN_CHECK`].
     pub fn castling_refusal(&self, pos: &Position, side: Side) -> Option<&'static str> {
         let me = pos.to_move;
         let them = me.other();
@@ -373,21 +386,21 @@ impl ChessRules {
             return Some("a cell between king and rook is occupied");
         }
         if self.attacked(&pos.board, spec.king, them) {
-            return Some("the king is in check");
+            return Some(CASTLING_OUT_OF_CHECK);
         }
         let mut b = pos.board.clone();
         b[spec.king.index()] = None;
         if self.attacked(&b, spec.transit, them) {
-            return Some("the king's transit cell is attacked");
+            return Some(CASTLING_THROUGH_CHECK);
         }
         if self.attacked(&b, spec.king_to, them) {
-            return Some("the king's destination is attacked");
+            return Some(CASTLING_INTO_CHECK);
         }
         b[spec.rook.index()] = None;
         b[spec.king_to.index()] = Some(Piece::new(me, Kind::King));
         b[spec.rook_to.index()] = Some(Piece::new(me, Kind::Rook));
         if self.attacked(&b, spec.king_to, them) {
-            return Some("the king is attacked after castling");
+            return Some(CASTLING_ENDS_IN_CHECK);
         }
         None
     }

@@ -2,7 +2,7 @@
 //! facing arrow on boards whose seams can reverse it, and each side's
 //! promotion cells are those where its pawns promote.
 
-use crate::diagram::{self, ActionMark, Diagram, Draw, PieceMark, Side, facing_if};
+use crate::diagram::{self, ActionMark, Diagram, Draw, PieceMark, Pieces, Side, facing_if};
 use crate::movement::Facing;
 use crate::rules::{Player, Rules};
 use crate::topology::file::AnyBoard;
@@ -12,12 +12,11 @@ use super::movegen::Action;
 use super::pieces::{Kind, home_facing, player_name};
 use super::position::Position;
 
-impl Draw<Position, Action> for ChessRules {
-    fn diagram(&self, pos: &Position) -> Diagram {
+impl ChessRules {
+    fn piece_marks(&self, pos: &Position) -> Vec<PieceMark> {
         let b = self.geo.board();
         let reverses = diagram::reverses_facing(b);
-        let pieces = b
-            .cells()
+        b.cells()
             .filter_map(|c| {
                 pos.piece(c).map(|p| PieceMark {
                     cell: b.cell_name(c),
@@ -28,7 +27,23 @@ impl Draw<Position, Action> for ChessRules {
                     other_face: None,
                 })
             })
-            .collect();
+            .collect()
+    }
+}
+
+impl Draw<Position, Action> for ChessRules {
+    fn pieces(&self, pos: &Position) -> Pieces {
+        Pieces {
+            pieces: self.piece_marks(pos),
+            drop_facing: [None, None],
+            to_move: pos.to_move(),
+        }
+    }
+
+    fn diagram(&self, pos: &Position) -> Diagram {
+        let b = self.geo.board();
+        let reverses = diagram::reverses_facing(b);
+        let pieces = self.piece_marks(pos);
         let side = |p: Player| {
             // Where seams can turn a pawn round, it may promote on either
             // facing's last rank; otherwise only its home facing counts.

@@ -439,6 +439,17 @@ impl ChessRules {
     }
 
     pub fn action_text(&self, pos: &Position, a: &Action) -> String {
+        let pawn = pos.piece(a.from).is_some_and(|p| p.kind == Kind::Pawn);
+        // Only a pawn's text can depend on the other legal actions.
+        if pawn && a.promotion.is_none() && self.may_repeat {
+            self.action_text_in(pos, &self.legal(pos), a)
+        } else {
+            self.action_text_in(pos, &[], a)
+        }
+    }
+
+    /// [`Self::action_text`] with the position's legal actions given.
+    pub fn action_text_in(&self, pos: &Position, legal: &[Action], a: &Action) -> String {
         let b = self.geo.board();
         if let Special::Castle(side) = a.special {
             return self.castle_text(side).into();
@@ -446,7 +457,7 @@ impl ChessRules {
         let mut s = format!("{}-{}", b.cell_name(a.from), b.cell_name(a.to));
         let pawn = pos.piece(a.from).is_some_and(|p| p.kind == Kind::Pawn);
         if pawn && a.promotion.is_none() && self.may_repeat {
-            let twin = self.legal(pos).iter().any(|o| {
+            let twin = legal.iter().any(|o| {
                 o.from == a.from && o.to == a.to && o.promotion.is_none() && o.facing != a.facing
             });
             if twin {

@@ -116,7 +116,7 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    fn limits(&self, timeout_ms: u64) -> Result<Limits> {
+    pub(super) fn limits(&self, timeout_ms: u64) -> Result<Limits> {
         if timeout_ms == 0 {
             bail!("--timeout-ms must be at least 1");
         }
@@ -205,7 +205,7 @@ pub struct BisectArgs {
 }
 
 /// Starts an outside engine; `seams` as the program means this binary.
-fn start_engine(command: &str, limits: Limits) -> Result<Process> {
+pub(super) fn start_engine(command: &str, limits: Limits) -> Result<Process> {
     let mut argv = split_command(command)?;
     if argv[0] == "seams" {
         argv[0] = std::env::current_exe()
@@ -328,7 +328,7 @@ fn selection(a: &ConformArgs) -> Result<Selection> {
 }
 
 /// When `--max-time` ends the run, counted from now.
-fn run_deadline(max_time: Option<f64>) -> Result<Option<std::time::Instant>> {
+pub(super) fn run_deadline(max_time: Option<f64>) -> Result<Option<std::time::Instant>> {
     let Some(seconds) = max_time else {
         return Ok(None);
     };

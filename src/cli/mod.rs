@@ -14,6 +14,7 @@ mod audit;
 mod bench;
 mod conform;
 mod corpus;
+mod fuzz;
 mod geometry;
 mod play;
 mod position;
@@ -187,6 +188,31 @@ pub enum Command {
     ///   seams bisect --engine "./my-engine" --variant shogi-klein --depth 4 --out found.json
     #[command(verbatim_doc_comment)]
     Bisect(conform::BisectArgs),
+    /// Play seeded random games and ask an engine about every position.
+    ///
+    /// The reference plays N random games per variant (--games, default
+    /// 200) of up to P plies (--plies, default 120), preferring captures,
+    /// drops, promotions, seam crossings, checks, en passant, castling, and
+    /// moves taken back so that positions repeat. At every position the
+    /// engine is asked what its hello declares: the legal actions, the
+    /// status, the position after the chosen action, the repetition key
+    /// (only how keys group positions counts) and now and then perft divide
+    /// at depth 2. The first disagreement is shrunk to a short action
+    /// sequence, printed with the missing and extra actions, and written
+    /// as a corpus case marked NOT REVIEWED into --out DIR. The same --seed
+    /// plays the same games; the report prints the command that does.
+    ///
+    /// Exit status: 0 when no disagreement is found, 1 when one is, 2 on a
+    /// usage or input error.
+    ///
+    /// Examples:
+    ///   seams fuzz --engine "./my-engine"
+    ///   seams fuzz --engine "seams engine --mutant knight-lls" --out found
+    ///   seams fuzz --engine "./my-engine" --variant chess-klein --games 1000 --seed 7 --stats
+    ///   seams fuzz --engine "./my-engine" --edited --max-time 60 --format html --out found
+    ///   seams fuzz --engine "python3 adapter.py" --expect known.json
+    #[command(verbatim_doc_comment)]
+    Fuzz(fuzz::FuzzArgs),
 }
 
 /// Runs one command with the rules of `spec` (the built-in spec when
@@ -212,6 +238,7 @@ pub fn run(spec: Option<PathBuf>, command: Command) -> Result<ExitCode> {
         Command::Corpus { command } => corpus::run(command),
         Command::Schema(a) => schema::run(a),
         Command::Bisect(a) => conform::bisect(&book, a),
+        Command::Fuzz(a) => fuzz::fuzz(&book, a),
     }
 }
 

@@ -163,9 +163,11 @@ pub fn culprit_case(
         rules: None,
         capabilities: vec!["legal-actions".into()],
         provenance: Provenance::Reference {
-            reviewed: "NOT REVIEWED: written by seams bisect from the reference engine's \
-                       answer; check it by hand, cite the clauses, then say who reviewed it"
-                .into(),
+            reviewed: format!(
+                "{}: written by seams bisect from the reference engine's answer; check it by \
+                 hand, cite the clauses, then say who reviewed it",
+                super::case::UNREVIEWED
+            ),
         },
         check: Check::LegalActions {
             variant: variant.to_string(),

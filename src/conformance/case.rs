@@ -72,7 +72,19 @@ pub enum Provenance {
     Reference { reviewed: String },
 }
 
+/// How a case written by a tool from the reference's own answer (`seams
+/// fuzz`, `seams bisect`) starts its `reference` provenance's `reviewed`
+/// until a person has checked it. The shipped corpus refuses such cases
+/// ([`super::Corpus::builtin`]); the schema needs no kind of its own for
+/// them, and the marker is replaced by the reviewer's name and date.
+pub const UNREVIEWED: &str = "NOT REVIEWED";
+
 impl Provenance {
+    /// Whether this is a tool's unreviewed answer (see [`UNREVIEWED`]).
+    pub fn is_unreviewed(&self) -> bool {
+        matches!(self, Provenance::Reference { reviewed } if reviewed.trim_start().starts_with(UNREVIEWED))
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             Provenance::Seed { .. } => "seed",

@@ -57,6 +57,18 @@ pub trait Engine {
     }
     /// No reply is waited for past `deadline` (the run's time limit).
     fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
+    /// [`Engine::ask`], running `meanwhile` exactly once while the engine
+    /// works on the request, so that a caller with work of its own (the
+    /// reference's next move in `seams fuzz`) does it in parallel. An
+    /// engine in process runs it first.
+    fn ask_overlapped(
+        &mut self,
+        command: &Command,
+        meanwhile: &mut dyn FnMut(),
+    ) -> Result<Value, AskError> {
+        meanwhile();
+        self.ask(command)
+    }
 }
 
 /// The engine could not be started or did not complete the handshake.
@@ -591,7 +603,7 @@ impl Process {
         let hello_cmd = Command::Hello {
             protocol: PROTOCOL_VERSION,
         };
-        let reply = match self.exchange(0, &hello_cmd, self.limits.hello_timeout) {
+        let reply = match self.exchange(0, &hello_cmd, self.limits.hello_timeout, &mut || {}) {
             Ok(r) => r,
             Err(e) => {
                 self.stop();
@@ -682,13 +694,15 @@ impl Process {
 
     /// One request and its reply; any failure other than `unsupported` or
     /// the engine's own error leaves the engine stopped.
+    /// `meanwhile` runs once the request is written (or could not be).
     fn exchange(
         &mut self,
         id: u64,
         command: &Command,
         timeout: Duration,
+        meanwhile: &mut dyn FnMut(),
     ) -> Result<Value, AskError> {
-        let line = serde_json::to_string(&Request {
+        let mut line = serde_json::to_string(&Request {
             id,
             command: command.clone(),
         })
@@ -699,7 +713,14 @@ impl Process {
                 "the engine is not running",
             ));
         };
-        let sent = writeln!(r.stdin, "{line}").and_then(|_| r.stdin.flush());
+        // One write for the whole line: the pipe is not buffered, and a
+        // formatted write would cost a system call for the newline too.
+        line.push('\n');
+        let sent = r
+            .stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| r.stdin.flush());
+        meanwhile();
         let waited = match sent {
             Ok(()) => Process::wait_reply(r, timeout),
             Err(_) => Waited::Line(Line::Closed),
@@ -816,6 +837,37 @@ impl Engine for Process {
     }
 
     fn ask(&mut self, command: &Command) -> Result<Value, AskError> {
+        self.request(command, &mut || {})
+    }
+
+    fn ask_overlapped(
+        &mut self,
+        command: &Command,
+        meanwhile: &mut dyn FnMut(),
+    ) -> Result<Value, AskError> {
+        // Whatever happens to the request, the caller's work is done once.
+        let mut done = false;
+        let result = self.request(command, &mut || {
+            if !done {
+                done = true;
+                meanwhile();
+            }
+        });
+        if !done {
+            meanwhile();
+        }
+        result
+    }
+}
+
+impl Process {
+    /// One request, restarting the engine first if it is not running;
+    /// counts crashes and timeouts in a row.
+    fn request(
+        &mut self,
+        command: &Command,
+        meanwhile: &mut dyn FnMut(),
+    ) -> Result<Value, AskError> {
         if self.is_dead() {
             return Err(AskError::failed(
                 ErrorKind::Crash,
@@ -846,7 +898,7 @@ impl Engine for Process {
                 .saturating_duration_since(std::time::Instant::now())
                 .min(self.limits.reply_timeout),
         };
-        let result = self.exchange(id, command, timeout);
+        let result = self.exchange(id, command, timeout, meanwhile);
         match &result {
             Err(AskError::Failed {
                 kind: ErrorKind::Crash | ErrorKind::Timeout,

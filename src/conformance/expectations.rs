@@ -26,6 +26,77 @@ pub struct Expectations {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
     pub known: Vec<Known>,
+    /// Rules differences `seams fuzz` meets in random play, where `known`
+    /// lists corpus cases: a difference that matches an entry ends its
+    /// game and is counted as documented instead of reported as new.
+    /// `seams conform` does not read them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<KnownDifference>,
+}
+
+/// The questions `seams fuzz` asks, by the protocol command that asks them.
+pub const FUZZ_QUESTIONS: [&str; 5] = ["legal_actions", "apply", "status", "key", "perft"];
+
+/// A documented rules difference, as `seams fuzz` sees it: the engine's
+/// answer to one question differs from the reference's in a known way.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct KnownDifference {
+    /// The question, by its protocol command: `legal_actions`, `apply`,
+    /// `status`, `key` or `perft`.
+    pub question: String,
+    /// Only in this variant; in every variant when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// A pattern the reference's reply matches, such as `{"result":
+    /// null}`: an object matches when each field it gives matches, any
+    /// other value by equality. Absent: any reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<serde_json::Value>,
+    /// A pattern the engine's reply matches, such as `{"result":
+    /// {"reason": "repetition"}}`. Absent: any reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<serde_json::Value>,
+    /// The corpus case that shows the difference (listed in `known`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case: Option<String>,
+    /// Why the engine differs, with the rules clause it departs from.
+    pub note: String,
+}
+
+impl KnownDifference {
+    /// Whether the engine's `engine` reply to `question` in `variant`,
+    /// where the reference replied `reference`, is this difference.
+    pub fn covers(
+        &self,
+        question: &str,
+        variant: &str,
+        reference: &serde_json::Value,
+        engine: &serde_json::Value,
+    ) -> bool {
+        self.question == question
+            && self.variant.as_deref().is_none_or(|v| v == variant)
+            && self
+                .reference
+                .as_ref()
+                .is_none_or(|p| matches_pattern(p, reference))
+            && self
+                .engine
+                .as_ref()
+                .is_none_or(|p| matches_pattern(p, engine))
+    }
+}
+
+/// Whether `value` matches `pattern`: an object pattern when each of its
+/// fields matches the value's field of that name, anything else by
+/// equality (so `null` matches only `null`).
+pub fn matches_pattern(pattern: &serde_json::Value, value: &serde_json::Value) -> bool {
+    match (pattern, value) {
+        (serde_json::Value::Object(p), serde_json::Value::Object(v)) => p
+            .iter()
+            .all(|(k, pv)| v.get(k).is_some_and(|vv| matches_pattern(pv, vv))),
+        _ => pattern == value,
+    }
 }
 
 /// One known failure.
@@ -58,6 +129,12 @@ pub enum ExpectationsError {
         file: String,
         index: usize,
         id: String,
+        message: String,
+    },
+    #[error("{file}: differences[{index}]: {}", crate::quote::bounded(.message))]
+    Difference {
+        file: String,
+        index: usize,
         message: String,
     },
 }
@@ -108,6 +185,33 @@ impl Expectations {
                 return Err(entry(
                     "no case in the corpus has this id (was it edited and rehashed?)".into(),
                 ));
+            }
+        }
+        for (index, d) in e.differences.iter().enumerate() {
+            let entry = |message: String| ExpectationsError::Difference {
+                file: file.to_string(),
+                index,
+                message,
+            };
+            if !FUZZ_QUESTIONS.contains(&d.question.as_str()) {
+                return Err(entry(format!(
+                    "'{}' is not a question seams fuzz asks ({})",
+                    crate::quote::excerpt(&d.question),
+                    FUZZ_QUESTIONS.join(", ")
+                )));
+            }
+            if d.note.trim().is_empty() {
+                return Err(entry(
+                    "the note is empty: say why the engine differs".into(),
+                ));
+            }
+            if let Some(case) = &d.case
+                && !seen.contains(case.as_str())
+            {
+                return Err(entry(format!(
+                    "the case '{}' is not listed in 'known'",
+                    crate::quote::excerpt(case)
+                )));
             }
         }
         Ok(e)
@@ -194,5 +298,6 @@ pub fn baseline(
         schema: previous.and_then(|p| p.schema.clone()),
         engine: Some(engine.to_string()),
         known,
+        differences: previous.map(|p| p.differences.clone()).unwrap_or_default(),
     }
 }

@@ -11,6 +11,7 @@
 pub mod bisect;
 pub mod case;
 pub mod coverage;
+pub mod differential;
 pub mod engine;
 pub mod expectations;
 pub mod html;
@@ -40,11 +41,39 @@ pub struct Corpus {
 }
 
 impl Corpus {
-    /// The corpus compiled into this build.
+    /// The corpus compiled into this build: only reviewed cases (see
+    /// [`Corpus::refuse_unreviewed`]).
     pub fn builtin() -> Result<Corpus, CorpusError> {
         let mut files = Vec::new();
         collect_embedded(&CORPUS, &mut files);
-        Corpus::from_files(files)
+        let corpus = Corpus::from_files(files)?;
+        corpus.refuse_unreviewed()?;
+        Ok(corpus)
+    }
+
+    /// Fails on a case whose provenance is still marked
+    /// [`case::UNREVIEWED`]: `seams fuzz` and `seams bisect` write the
+    /// reference's answer as a ready-made case, which a person must check
+    /// before it joins the shipped corpus. A corpus folder given with
+    /// `--corpus` may hold such cases, so that a found case can be run at
+    /// once.
+    pub fn refuse_unreviewed(&self) -> Result<(), CorpusError> {
+        match self
+            .cases
+            .iter()
+            .find(|(_, c)| c.provenance.is_unreviewed())
+        {
+            None => Ok(()),
+            Some((file, case)) => Err(CorpusError::Invalid {
+                file: file.clone(),
+                id: case.id.clone(),
+                message: format!(
+                    "the provenance is marked {}: review the case, cite its clauses and \
+                     say who reviewed it before it joins the corpus",
+                    case::UNREVIEWED
+                ),
+            }),
+        }
     }
 
     /// A corpus folder on disk (every `*.json` below it).

@@ -1,7 +1,7 @@
 //! How Kyoto shogi is pictured (see [`crate::diagram`]): each token shows
 //! its current face, with the face it turns to after moving hinted.
 
-use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Side};
+use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Pieces, Side};
 use crate::rules::{Player, Rules};
 use crate::topology::CellId;
 use crate::topology::file::AnyBoard;
@@ -10,11 +10,10 @@ use super::pieces::{Face, Token};
 use super::position::Position;
 use super::{Action, KyotoRules};
 
-impl Draw<Position, Action> for KyotoRules {
-    fn diagram(&self, pos: &Position) -> Diagram {
+impl KyotoRules {
+    fn piece_marks(&self, pos: &Position) -> Vec<PieceMark> {
         let b = self.geo.board();
-        let pieces = pos
-            .board
+        pos.board
             .iter()
             .enumerate()
             .filter_map(|(i, slot)| {
@@ -28,7 +27,25 @@ impl Draw<Position, Action> for KyotoRules {
                         .then(|| self.flipped(p.face).letter().to_string()),
                 })
             })
-            .collect();
+            .collect()
+    }
+}
+
+impl Draw<Position, Action> for KyotoRules {
+    fn pieces(&self, pos: &Position) -> Pieces {
+        Pieces {
+            pieces: self.piece_marks(pos),
+            drop_facing: [
+                Some(Self::facing(Player::First)),
+                Some(Self::facing(Player::Second)),
+            ],
+            to_move: pos.to_move,
+        }
+    }
+
+    fn diagram(&self, pos: &Position) -> Diagram {
+        let b = self.geo.board();
+        let pieces = self.piece_marks(pos);
         let side = |p: Player| Side {
             name: match p {
                 Player::First => "first player".into(),

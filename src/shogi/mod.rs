@@ -541,6 +541,12 @@ impl Rules for ShogiRules {
     fn format_action(&self, pos: &Position, action: &Action) -> String {
         self.action_text(pos, action)
     }
+    fn format_legal(&self, _pos: &Position, legal: &[Action]) -> Vec<String> {
+        legal
+            .iter()
+            .map(|a| self.action_text_in(legal, a))
+            .collect()
+    }
     fn parse_action(&self, pos: &Position, text: &str) -> Result<Action, ActionError> {
         self.read_action(pos, text)
     }

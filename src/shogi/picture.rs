@@ -2,7 +2,7 @@
 //! their facing where a reversing seam makes it vary, hands, bands and the
 //! facing dropped pieces take.
 
-use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Side, facing_if};
+use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Pieces, Side, facing_if};
 use crate::rules::{Player, Rules};
 use crate::topology::file::AnyBoard;
 
@@ -11,14 +11,13 @@ use super::movegen::Action;
 use super::pieces::{Kind, has_facing, player_letter};
 use super::position::Position;
 
-impl Draw<Position, Action> for ShogiRules {
-    fn diagram(&self, pos: &Position) -> Diagram {
+impl ShogiRules {
+    fn piece_marks(&self, pos: &Position) -> Vec<PieceMark> {
         let b = self.geo.board();
         // On a board without reversing seams every piece faces its owner's
         // way, so an arrow would say nothing.
         let facings = !self.fixed_facing;
-        let pieces = b
-            .cells()
+        b.cells()
             .filter_map(|c| {
                 pos.piece_at(c).map(|p| PieceMark {
                     cell: b.cell_name(c),
@@ -29,7 +28,25 @@ impl Draw<Position, Action> for ShogiRules {
                     other_face: None,
                 })
             })
-            .collect();
+            .collect()
+    }
+}
+
+impl Draw<Position, Action> for ShogiRules {
+    fn pieces(&self, pos: &Position) -> Pieces {
+        Pieces {
+            pieces: self.piece_marks(pos),
+            drop_facing: [
+                Some(self.drop_facing(Player::First)),
+                Some(self.drop_facing(Player::Second)),
+            ],
+            to_move: pos.to_move(),
+        }
+    }
+
+    fn diagram(&self, pos: &Position) -> Diagram {
+        let b = self.geo.board();
+        let pieces = self.piece_marks(pos);
         let side = |p: Player| Side {
             name: player_letter(p).to_string(),
             hand: Kind::HAND

@@ -2,7 +2,7 @@
 //! pieces by their variant letters on the rank slices, hands in the
 //! position text's order, and each side's promotion zone.
 
-use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Side};
+use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Pieces, Side};
 use crate::rules::{Player, Rules};
 use crate::topology::file::AnyBoard;
 
@@ -10,20 +10,33 @@ use super::TetraRules;
 use super::movegen::{Change, TetraAction};
 use super::position::Position;
 
-impl Draw<Position, TetraAction> for TetraRules {
-    fn diagram(&self, pos: &Position) -> Diagram {
-        let b = &self.board;
-        let pieces = pos
-            .pieces()
+impl TetraRules {
+    fn piece_marks(&self, pos: &Position) -> Vec<PieceMark> {
+        pos.pieces()
             .map(|(c, p)| PieceMark {
-                cell: b.cell_name(c),
+                cell: self.board.cell_name(c),
                 owner: p.owner,
                 label: self.data.letter_of(p.kind).to_string(),
                 promoted: p.promoted,
                 facing: None,
                 other_face: None,
             })
-            .collect();
+            .collect()
+    }
+}
+
+impl Draw<Position, TetraAction> for TetraRules {
+    fn pieces(&self, pos: &Position) -> Pieces {
+        Pieces {
+            pieces: self.piece_marks(pos),
+            drop_facing: [None, None],
+            to_move: pos.to_move(),
+        }
+    }
+
+    fn diagram(&self, pos: &Position) -> Diagram {
+        let b = &self.board;
+        let pieces = self.piece_marks(pos);
         let side = |p: Player| Side {
             name: match p {
                 Player::First => "White".into(),

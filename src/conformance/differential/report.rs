@@ -1,0 +1,515 @@
+//! Reports of a `seams fuzz` run: text for people, JSON for tools,
+//! Markdown for a CI summary, and an HTML page that draws each finding's
+//! position with the marks of the conformance report (missing actions,
+//! unexpected ones).
+//!
+//! Every format says what was compared (positions, questions, speed), why
+//! the run stopped, the command that reproduces it, each finding with its
+//! shrunk action sequence and case, the documented differences met, and
+//! the thin-spot counts.
+
+use std::fmt::Write;
+
+use serde_json::{Value, json};
+
+use super::thin::Spot;
+use super::{Finding, Run, Stop};
+use crate::conformance::html;
+use crate::conformance::protocol::Hello;
+use crate::conformance::runner::{Outcome, OutcomeKind};
+use crate::render::{Marks, escape as esc, render_svg};
+use crate::variant::{At, Variant};
+
+/// A run and what the command line adds to it.
+pub struct Report<'a> {
+    pub run: &'a Run,
+    pub engine: &'a Hello,
+    /// The command that reproduces the run.
+    pub command: String,
+    /// Per finding: the command that replays its game.
+    pub reproduce: Vec<String>,
+    /// Per finding: where its case file was written.
+    pub written: Vec<Option<String>>,
+    /// Show the thin-spot counts in the text and Markdown reports.
+    pub stats: bool,
+}
+
+fn stopped(stop: &Stop, findings: usize) -> String {
+    match stop {
+        Stop::Completed if findings > 0 => "done (a variant with a finding stopped there)".into(),
+        Stop::Completed => "every game was played".into(),
+        Stop::Found => "stopped at the first disagreement".into(),
+        Stop::MaxTime => "stopped by --max-time".into(),
+        Stop::Interrupted => "interrupted".into(),
+        Stop::EngineDead { reason } => format!("the engine is dead: {reason}"),
+    }
+}
+
+/// An action sequence on one line, or what stands for none.
+fn sequence(actions: &[String]) -> String {
+    if actions.is_empty() {
+        "(no action: the start itself)".into()
+    } else {
+        actions.join(" ")
+    }
+}
+
+impl Report<'_> {
+    /// One sentence: what was compared, how fast, how it ended.
+    pub fn headline(&self) -> String {
+        let r = self.run;
+        format!(
+            "{} finding(s); compared {} positions in {:.2} s ({:.0} positions/s); {}",
+            r.findings.len(),
+            r.positions,
+            r.elapsed_seconds,
+            r.positions_per_second,
+            stopped(&r.stopped, r.findings.len())
+        )
+    }
+
+    fn settings(&self) -> String {
+        let r = self.run;
+        let questions: Vec<&str> = r.questions.iter().map(|q| q.command()).collect();
+        format!(
+            "seed {}, {} game(s) of up to {} plies per variant{}; questions: {}",
+            r.seed,
+            r.games,
+            r.plies,
+            if r.edited { ", made-up starts too" } else { "" },
+            questions.join(" ")
+        )
+    }
+
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        let r = self.run;
+        let _ = writeln!(
+            s,
+            "seams fuzz: engine {} {}",
+            self.engine.name, self.engine.version
+        );
+        let _ = writeln!(s, "{}", self.settings());
+        let _ = writeln!(s, "{}", self.headline());
+        let _ = writeln!(s, "reproduce: {}", self.command);
+        for sk in &r.skipped {
+            let _ = writeln!(s, "skipped {}: {}", sk.variant, sk.reason);
+        }
+        let _ = writeln!(s);
+        let mut rows = vec![vec![
+            "variant".to_string(),
+            "games".into(),
+            "positions".into(),
+            "questions".into(),
+            "documented".into(),
+        ]];
+        for v in &r.variants {
+            rows.push(vec![
+                v.variant.clone(),
+                v.games.to_string(),
+                v.positions.to_string(),
+                v.asked.values().sum::<u64>().to_string(),
+                v.documented
+                    .iter()
+                    .map(|d| d.count)
+                    .sum::<u64>()
+                    .to_string(),
+            ]);
+        }
+        s.push_str(&columns(&rows));
+        for v in r.variants.iter().filter(|v| !v.unsupported.is_empty()) {
+            let q: Vec<&str> = v.unsupported.iter().map(|q| q.command()).collect();
+            let _ = writeln!(
+                s,
+                "{}: the engine answered unsupported to {} (not asked again)",
+                v.variant,
+                q.join(", ")
+            );
+        }
+        for (i, f) in r.findings.iter().enumerate() {
+            let _ = writeln!(s);
+            self.text_finding(&mut s, i, f);
+        }
+        let documented: Vec<_> = r
+            .variants
+            .iter()
+            .flat_map(|v| v.documented.iter().map(move |d| (v, d)))
+            .collect();
+        if !documented.is_empty() {
+            let _ = writeln!(s, "\ndocumented differences met (each ended its game):");
+            for (v, d) in documented {
+                let _ = writeln!(
+                    s,
+                    "  {} {} ×{}: {}\n    first: {}",
+                    v.variant,
+                    d.question.command(),
+                    d.count,
+                    d.note,
+                    d.example
+                );
+            }
+        }
+        if self.stats {
+            let _ = writeln!(
+                s,
+                "\nthin spots (distinct positions; target {} where it applies):",
+                super::thin::TARGET
+            );
+            s.push_str(&columns(&self.thin_rows()));
+        }
+        s
+    }
+
+    fn text_finding(&self, s: &mut String, i: usize, f: &Finding) {
+        let d = &f.difference;
+        let _ = writeln!(
+            s,
+            "finding {}: {} game {}, {} ({})",
+            i + 1,
+            f.variant,
+            f.game,
+            f.question.command(),
+            d.kind.name()
+        );
+        let _ = writeln!(
+            s,
+            "  found after {} action(s); shrunk to {} in {} question(s){}:",
+            f.found_after,
+            f.actions.len(),
+            f.shrink_tests,
+            if f.pieces_removed > 0 {
+                format!(", {} piece(s) taken off the start", f.pieces_removed)
+            } else {
+                String::new()
+            }
+        );
+        let _ = writeln!(s, "    {}", sequence(&f.actions));
+        if let Some(start) = &f.start {
+            let _ = writeln!(s, "  from the start {start}");
+        }
+        let _ = writeln!(s, "  position: {}", f.position);
+        let _ = writeln!(s, "  {}", d.detail);
+        if !d.missing.is_empty() {
+            let _ = writeln!(
+                s,
+                "  missing (the reference has them): {}",
+                d.missing.join(" ")
+            );
+        }
+        if !d.extra.is_empty() {
+            let _ = writeln!(
+                s,
+                "  extra (only the engine has them): {}",
+                d.extra.join(" ")
+            );
+        }
+        if d.missing.is_empty() && d.extra.is_empty() {
+            let _ = writeln!(s, "  the reference: {}", d.reference);
+            let _ = writeln!(s, "  the engine:    {}", d.engine);
+        }
+        let _ = writeln!(
+            s,
+            "  case {}{}",
+            f.case.id,
+            match self.written.get(i).and_then(|w| w.as_deref()) {
+                Some(path) => format!(", written to {path}"),
+                None => String::new(),
+            }
+        );
+        if f.case_reproduces == Some(false) {
+            let _ = writeln!(
+                s,
+                "  note: the engine passes this case as written (the corpus has no check kind \
+                 for '{}', or the engine answers it differently each time)",
+                f.question.command()
+            );
+        }
+        if let Some(cmd) = self.reproduce.get(i) {
+            let _ = writeln!(s, "  reproduce this game: {cmd}");
+        }
+    }
+
+    fn thin_rows(&self) -> Vec<Vec<String>> {
+        let mut rows = vec![vec![
+            "thin spot".to_string(),
+            "variant".into(),
+            "count".into(),
+            "target".into(),
+        ]];
+        for spot in Spot::ALL {
+            for v in &self.run.variants {
+                let Some(t) = v.thin.iter().find(|t| t.spot == spot) else {
+                    continue;
+                };
+                if t.target.is_none() && t.count == 0 && spot != Spot::PromotionChoiceByFacingOnly {
+                    continue;
+                }
+                rows.push(vec![
+                    spot.name().to_string(),
+                    v.variant.clone(),
+                    t.count.to_string(),
+                    match t.target {
+                        Some(n) if t.count >= n => format!("{n} (reached)"),
+                        Some(n) => format!("{n} (NOT reached)"),
+                        None => "-".into(),
+                    },
+                ]);
+            }
+        }
+        rows
+    }
+
+    pub fn json(&self) -> Value {
+        let mut v = serde_json::to_value(self.run).unwrap_or(Value::Null);
+        if let Value::Object(map) = &mut v {
+            map.insert(
+                "engine".into(),
+                json!({"name": self.engine.name, "version": self.engine.version}),
+            );
+            map.insert("command".into(), json!(self.command));
+            map.insert("headline".into(), json!(self.headline()));
+            if let Some(Value::Array(findings)) = map.get_mut("findings") {
+                for (i, f) in findings.iter_mut().enumerate() {
+                    if let Value::Object(f) = f {
+                        f.insert("reproduce".into(), json!(self.reproduce.get(i)));
+                        f.insert(
+                            "written".into(),
+                            json!(self.written.get(i).cloned().flatten()),
+                        );
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    pub fn markdown(&self) -> String {
+        let mut s = String::new();
+        let r = self.run;
+        let _ = writeln!(
+            s,
+            "## seams fuzz: {} {}\n\n{}\n\n**{}**\n\nReproduce: `{}`\n",
+            self.engine.name,
+            self.engine.version,
+            self.settings(),
+            self.headline(),
+            self.command
+        );
+        let _ = writeln!(
+            s,
+            "| variant | games | positions | questions | documented |\n|---|---:|---:|---:|---:|"
+        );
+        for v in &r.variants {
+            let _ = writeln!(
+                s,
+                "| `{}` | {} | {} | {} | {} |",
+                v.variant,
+                v.games,
+                v.positions,
+                v.asked.values().sum::<u64>(),
+                v.documented.iter().map(|d| d.count).sum::<u64>()
+            );
+        }
+        for (i, f) in r.findings.iter().enumerate() {
+            let mut body = String::new();
+            self.text_finding(&mut body, i, f);
+            let _ = writeln!(
+                s,
+                "\n<details open><summary>finding {}: <code>{}</code> {}</summary>\n\n```\n{}```\n</details>",
+                i + 1,
+                f.variant,
+                f.question.command(),
+                body.replace("```", "'''")
+            );
+        }
+        if self.stats {
+            let rows = self.thin_rows();
+            let _ = writeln!(s, "\n| {} |\n|---|---|---:|---|", rows[0].join(" | "));
+            for row in &rows[1..] {
+                let _ = writeln!(s, "| {} |", row.join(" | "));
+            }
+        }
+        s
+    }
+
+    /// The HTML page; `variants` are the reference's, to draw positions.
+    pub fn html(&self, variants: &[&dyn Variant]) -> String {
+        let mut s = String::new();
+        let r = self.run;
+        let _ = write!(
+            s,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <title>seams fuzz: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+            esc(&self.engine.name)
+        );
+        let class = if r.findings.is_empty() { "ok" } else { "bad" };
+        let _ = writeln!(
+            s,
+            "<h1>seams fuzz: {} {}</h1>\n<p>{}</p>\n<p class=\"headline {class}\">{}</p>\n\
+             <p>Reproduce: <code>{}</code></p>",
+            esc(&self.engine.name),
+            esc(&self.engine.version),
+            esc(&self.settings()),
+            esc(&self.headline()),
+            esc(&self.command)
+        );
+        let _ = writeln!(
+            s,
+            "<table>\n<tr><th>variant</th><th>games</th><th>positions</th><th>questions</th>\
+             <th>documented</th></tr>"
+        );
+        for v in &r.variants {
+            let _ = writeln!(
+                s,
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&v.variant),
+                v.games,
+                v.positions,
+                v.asked.values().sum::<u64>(),
+                v.documented.iter().map(|d| d.count).sum::<u64>()
+            );
+        }
+        let _ = writeln!(s, "</table>");
+        for (i, f) in r.findings.iter().enumerate() {
+            let mut body = String::new();
+            self.text_finding(&mut body, i, f);
+            let _ = writeln!(
+                s,
+                "<section class=\"case\">\n<h3><span class=\"kind\">{}</span> finding {}: {} \
+                 {}</h3>\n<pre>{}</pre>",
+                esc(f.difference.kind.name()),
+                i + 1,
+                esc(&f.variant),
+                esc(f.question.command()),
+                esc(&body)
+            );
+            match figure(f, variants) {
+                Ok(panels) => {
+                    for (svg, caption) in panels {
+                        let _ = writeln!(
+                            s,
+                            "<figure aria-label=\"{}\">\n{svg}\n</figure>",
+                            esc(&caption)
+                        );
+                    }
+                }
+                Err(why) => {
+                    let _ = writeln!(s, "<p class=\"meta\">No picture: {}</p>", esc(&why));
+                }
+            }
+            let _ = writeln!(s, "</section>");
+        }
+        if self.stats {
+            let rows = self.thin_rows();
+            let _ = writeln!(s, "<h2>Thin spots</h2>\n<table>");
+            for (n, row) in rows.iter().enumerate() {
+                let cell = if n == 0 { "th" } else { "td" };
+                let cells: Vec<String> = row
+                    .iter()
+                    .map(|c| format!("<{cell}>{}</{cell}>", esc(c)))
+                    .collect();
+                let _ = writeln!(s, "<tr>{}</tr>", cells.concat());
+            }
+            let _ = writeln!(s, "</table>");
+        }
+        let _ = writeln!(s, "</body>\n</html>");
+        s
+    }
+}
+
+const STYLE: &str = "\
+body{font-family:system-ui,sans-serif;margin:2em;color:#222;background:#fff}\
+h1{font-size:1.5em}table{border-collapse:collapse;margin:1em 0}\
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}\
+th:first-child,td:first-child{text-align:left}\
+.headline{font-size:1.1em;padding:.6em;border-radius:4px}\
+.ok{background:#e3f6e3}.bad{background:#fde2e2}\
+.case{border:1px solid #ddd;border-radius:6px;padding:1em;margin:1em 0}\
+.case h3{margin:0 0 .4em 0;font-size:1em;font-family:monospace}\
+.kind{display:inline-block;padding:0 .5em;border-radius:3px;color:#fff;font-weight:bold;\
+background:#c62828}\
+pre{background:#f6f6f6;padding:.6em;overflow-x:auto;white-space:pre-wrap}\
+figure{margin:.6em 1em .6em 0;display:inline-block;vertical-align:top}\
+figure svg{max-width:100%;height:auto;border:1px solid #eee}.meta{color:#555}";
+
+/// The finding's pictures (SVG and caption): a different answer drawn as
+/// the conformance report draws the case's failure, with the missing and
+/// unexpected actions marked; an error drawn as the bare position.
+fn figure(f: &Finding, variants: &[&dyn Variant]) -> Result<Vec<(String, String)>, String> {
+    let d = &f.difference;
+    if d.kind == OutcomeKind::Fail {
+        let (expected, actual) = match (&d.reference.get("actions"), &d.engine.get("actions")) {
+            (Some(want), Some(got)) => (want.to_string(), got.to_string()),
+            _ => match (&d.reference.get("divide"), &d.engine.get("divide")) {
+                (Some(want), Some(got)) => (want.to_string(), got.to_string()),
+                _ => (d.reference.to_string(), d.engine.to_string()),
+            },
+        };
+        let outcome = Outcome::Fail {
+            expected,
+            actual,
+            detail: d.detail.clone(),
+            missing: d.missing.clone(),
+            extra: d.extra.clone(),
+        };
+        let fig = html::figure(&f.case, &outcome, variants)
+            .ok_or_else(|| "the case has no position to draw".to_string())?;
+        if fig.panels.is_empty() {
+            return Err(fig.notes.join("; "));
+        }
+        return Ok(fig.panels.into_iter().map(|p| (p.svg, p.caption)).collect());
+    }
+    let v = variants
+        .iter()
+        .find(|v| v.name() == f.variant)
+        .ok_or_else(|| format!("the reference has no variant '{}'", f.variant))?;
+    let caption = format!("the position asked about ({})", d.kind.name());
+    let svg = render_svg(
+        *v,
+        &At {
+            position: Some(&f.position),
+            moves: &[],
+        },
+        &Marks {
+            from: None,
+            actions: vec![],
+            caption: Some(caption.clone()),
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(vec![(svg, caption)])
+}
+
+/// Rows as columns two spaces apart, the first row a header.
+fn columns(rows: &[Vec<String>]) -> String {
+    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let width = |c: usize| {
+        rows.iter()
+            .filter_map(|r| r.get(c))
+            .map(|x| x.chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..n).map(width).collect();
+    let mut s = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (c, cell) in row.iter().enumerate() {
+            if c > 0 {
+                line.push_str("  ");
+            }
+            let pad = widths[c].saturating_sub(cell.chars().count());
+            // Numbers right-aligned, names left.
+            if c > 0 && cell.chars().all(|ch| ch.is_ascii_digit()) {
+                line.push_str(&" ".repeat(pad));
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                line.push_str(&" ".repeat(pad));
+            }
+        }
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    s
+}
