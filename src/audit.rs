@@ -368,7 +368,7 @@ pub fn shields_around(
                 route: line
                     .route
                     .iter()
-                    .map(|&c| geo.board().cell_name(c))
+                    .map(|&c| geo.board().cell_name(c).to_string())
                     .collect(),
             });
         }

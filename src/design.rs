@@ -182,9 +182,9 @@ impl BishopColours {
                     let (mut d, mut l) = (Vec::new(), Vec::new());
                     for &(_, c) in bishops.iter().filter(|(o, _)| *o == owner) {
                         if dark[c.index()] {
-                            d.push(board.cell_name(c));
+                            d.push(board.cell_name(c).to_string());
                         } else {
-                            l.push(board.cell_name(c));
+                            l.push(board.cell_name(c).to_string());
                         }
                     }
                     PlayerBishops {

@@ -135,8 +135,12 @@ pub fn facing_if(matters: bool, f: Facing) -> Option<Facing> {
 /// The board's own name for a cell written `text`, or why it is no cell.
 pub fn canonical_cell(board: &AnyBoard, text: &str) -> Result<String, CoordError> {
     match board {
-        AnyBoard::Charts(b) => b.parse_cell(text.trim()).map(|c| b.cell_name(c)),
-        AnyBoard::Tetrahedron(t) => t.parse_cell(text.trim()).map(|c| t.cell_name(c)),
+        AnyBoard::Charts(b) => b
+            .parse_cell(text.trim())
+            .map(|c| b.cell_name(c).to_string()),
+        AnyBoard::Tetrahedron(t) => t
+            .parse_cell(text.trim())
+            .map(|c| t.cell_name(c).to_string()),
     }
 }
 

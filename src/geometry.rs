@@ -299,7 +299,7 @@ impl Geometry {
                 charts.sort();
                 charts.dedup();
                 FileOrbit {
-                    first: b.cell_name(cells[0]),
+                    first: b.cell_name(cells[0]).to_string(),
                     cells: cells.len(),
                     closed,
                     files: files.into_iter().collect(),

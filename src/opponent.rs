@@ -223,6 +223,10 @@ pub fn choose_in_game<R: Rules>(
         let mut guard = Guard {
             rules,
             nodes: 0,
+            limit: match settings.budget {
+                Budget::Nodes(n) => n.saturating_mul(GUARD_SHARE).min(GUARD_NODES),
+                Budget::Time(_) => GUARD_NODES,
+            },
             stop,
         };
         let mut pick = 0;
@@ -241,12 +245,14 @@ pub fn choose_in_game<R: Rules>(
     })
 }
 
-/// Positions the hanging-piece guard may visit for one choice; past this
-/// it gives up and leaves the root as it was.
+/// Positions the hanging-piece guard may visit for one choice, at most
+/// and, under a node budget, for each node of the budget: past its limit
+/// it gives up and the search's choice stands.
 const GUARD_NODES: u64 = 20_000;
+const GUARD_SHARE: u64 = 4;
 
 /// How many captures deep the guard follows an exchange.
-const GUARD_PLIES: u32 = 4;
+const GUARD_PLIES: u32 = 8;
 
 /// The hanging-piece guard of levels 2 and up. After the search, when the
 /// chosen action lets the opponent win material by an exchange of
@@ -256,11 +262,13 @@ const GUARD_PLIES: u32 = 4;
 /// its horizon, but it is rarely right, and a practice opponent that
 /// leaves pieces hanging teaches the wrong thing; the price is that it
 /// offers no sacrifice short of a forced win it has seen. Its work is
-/// counted in [`Choice::nodes`] but bounded by [`GUARD_NODES`] rather than
-/// the budget, so the search keeps its full budget.
+/// counted in [`Choice::nodes`] but bounded apart from the budget (by
+/// [`GUARD_NODES`], and [`GUARD_SHARE`] times a node budget), so the
+/// search keeps its full budget.
 struct Guard<'a, R: Rules> {
     rules: &'a R,
     nodes: u64,
+    limit: u64,
     stop: &'a AtomicBool,
 }
 
@@ -300,7 +308,7 @@ impl<R: Rules> Guard<'_, R> {
         mut alpha: i32,
         beta: i32,
     ) -> Option<i32> {
-        if self.nodes >= GUARD_NODES || self.stop.load(Ordering::Relaxed) {
+        if self.nodes >= self.limit || self.stop.load(Ordering::Relaxed) {
             return None;
         }
         self.nodes += 1;

@@ -225,7 +225,7 @@ fn every_shipped_board_loads() {
 fn check_coord(board: &str, text: &str, expect: &str) {
     let geo = Library::builtin().geometry(board).expect("shipped board");
     let got = match geo.board().parse_cell(text) {
-        Ok(c) => geo.board().cell_name(c),
+        Ok(c) => geo.board().cell_name(c).to_string(),
         Err(e) => format!("error: {e}"),
     };
     assert_eq!(got, expect);
@@ -357,7 +357,7 @@ fn rejects_bad_solids(
 fn tetra_coordinates(#[case] text: &str, #[case] expect: &str) {
     let t = Library::builtin().solid("tetra9").expect("shipped solid");
     let got = match t.parse_cell(text) {
-        Ok(c) => t.cell_name(c),
+        Ok(c) => t.cell_name(c).to_string(),
         Err(e) => format!("error: {e}"),
     };
     assert_eq!(got, expect);

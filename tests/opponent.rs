@@ -341,6 +341,11 @@ fn the_guard_keeps_pieces_the_search_alone_gives_up() {
         &chess,
         "9/9/7k1/7p1/7P1/1P3p1P1/5P3/4r4/3K5|5n3/7p1/1p-1p5/1p1p5/1P7/8Q/9/9/9 b - - 4 90",
     );
+    // Here the exchange that wins the piece is longer than four captures.
+    check_saves_hanging_piece(
+        &chess,
+        "9/9/2b6/7p1/7P1/1P3p1P1/5P3/3K5/9|5n2n/7p1/1p-1p5/1p1p5/1P4k2/7r1/8Q/9/9 b - - 7 79",
+    );
 }
 
 #[test]

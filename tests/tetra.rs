@@ -478,7 +478,7 @@ fn cells_where_a_piece_could_never_move_are_computed() {
             board
                 .cells()
                 .filter(|&c| board.rank(c) + 1 == r)
-                .map(|c| board.cell_name(c))
+                .map(|c| board.cell_name(c).to_string())
                 .collect()
         };
         let names = |l: &[&str]| -> BTreeSet<String> { l.iter().map(|s| s.to_string()).collect() };
@@ -486,7 +486,7 @@ fn cells_where_a_piece_could_never_move_are_computed() {
             let stuck: BTreeSet<String> = board
                 .cells()
                 .filter(|&c| v.tables().is_immobile(Player::First, k, c))
-                .map(|c| board.cell_name(c))
+                .map(|c| board.cell_name(c).to_string())
                 .collect();
             let want = match k {
                 Kind::Point | Kind::Wing => rank(9),

@@ -229,7 +229,7 @@ mod tetrahedron {
                 }
                 let (x, y, z) = t.point(c);
                 prop_assert!(t.cell_at((x, m - y, m - z)).is_some());
-                prop_assert_eq!(t.parse_cell(&t.cell_name(c)).ok(), Some(c));
+                prop_assert_eq!(t.parse_cell(t.cell_name(c)).ok(), Some(c));
             }
         }
     }

@@ -10,7 +10,7 @@ use crate::topology::{CellId, Dir};
 impl ChessRules {
     fn placed(&self, pos: &Position, c: CellId) -> Option<Placed> {
         pos.board[c.index()].map(|p| Placed {
-            cell: self.geo.board().cell_name(c),
+            cell: self.geo.board().cell_name(c).to_string(),
             piece: p.letter().to_string(),
             owner: p.owner,
         })

@@ -227,7 +227,7 @@ impl ChessRules {
                     );
                     pawns.push(crate::design::PawnPath {
                         owner: p.owner,
-                        cell: b.cell_name(c),
+                        cell: b.cell_name(c).to_string(),
                         moves,
                     });
                 }

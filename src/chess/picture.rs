@@ -19,7 +19,7 @@ impl ChessRules {
         b.cells()
             .filter_map(|c| {
                 pos.piece(c).map(|p| PieceMark {
-                    cell: b.cell_name(c),
+                    cell: b.cell_name(c).to_string(),
                     owner: p.owner,
                     label: p.kind.letter().to_string(),
                     promoted: false,
@@ -56,7 +56,7 @@ impl Draw<Position, Action> for ChessRules {
                 zone: b
                     .cells()
                     .filter(|&c| facings.iter().any(|&f| self.promotes(p, f, c)))
-                    .map(|c| b.cell_name(c))
+                    .map(|c| b.cell_name(c).to_string())
                     .collect(),
                 drop_facing: None,
             }
@@ -75,8 +75,8 @@ impl Draw<Position, Action> for ChessRules {
         let b = self.geo.board();
         let pawn = pos.piece(a.from).is_some_and(|p| p.kind == Kind::Pawn);
         ActionMark {
-            from: Some(b.cell_name(a.from)),
-            to: b.cell_name(a.to),
+            from: Some(b.cell_name(a.from).to_string()),
+            to: b.cell_name(a.to).to_string(),
             facing: facing_if(
                 pawn && a.promotion.is_none() && diagram::reverses_facing(b),
                 a.facing,

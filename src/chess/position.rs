@@ -182,14 +182,14 @@ impl ChessRules {
                 Kind::Pawn => {
                     if self.promotes(p.owner, p.facing, c) {
                         return Err(SetupError::PawnOnTarget {
-                            cell: board.cell_name(c),
+                            cell: board.cell_name(c).to_string(),
                         });
                     }
                 }
                 _ => {
                     if p.facing != Facing::Up || p.double_step {
                         return Err(SetupError::NonPawnFields {
-                            cell: board.cell_name(c),
+                            cell: board.cell_name(c).to_string(),
                             kind: p.kind,
                         });
                     }

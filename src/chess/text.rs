@@ -136,7 +136,7 @@ impl ChessRules {
             .iter()
             .enumerate()
             .filter(|(_, p)| p.is_some_and(|p| p.double_step))
-            .map(|(i, _)| b.cell_name(CellId(i as u16)))
+            .map(|(i, _)| b.cell_name(CellId(i as u16)).to_string())
             .collect();
         double_step.sort();
         crate::rules::Rights {
@@ -151,7 +151,7 @@ impl ChessRules {
         let b = self.geo.board();
         match pos.en_passant {
             None => "-".into(),
-            Some(t) if self.data.standard_fen => b.cell_name(t.middle),
+            Some(t) if self.data.standard_fen => b.cell_name(t.middle).to_string(),
             Some(t) => format!(
                 "{}-{}-{}{}",
                 b.cell_name(t.source),

@@ -351,10 +351,18 @@ pub enum Line {
 /// Reads newline-terminated lines of at most `cap` bytes from any byte
 /// stream; a longer line is counted and skipped as it streams by, never
 /// held whole. Both ends of the protocol read through it: the runner the
-/// engine's replies, `seams engine` its requests.
+/// engine's replies, `seams engine` its requests. On a non-blocking stream
+/// a line may arrive in pieces: [`CappedLines::try_line`] keeps what it
+/// has read and goes on where it stopped.
 pub struct CappedLines<R> {
     reader: BufReader<R>,
     cap: usize,
+    /// The line read so far (empty once it is known to be too long).
+    line: Vec<u8>,
+    /// The length so far of a line found to be longer than the cap.
+    too_long: Option<usize>,
+    /// Whether any byte of the current line was read.
+    read_any: bool,
 }
 
 impl<R: std::io::Read> CappedLines<R> {
@@ -362,30 +370,44 @@ impl<R: std::io::Read> CappedLines<R> {
         CappedLines {
             reader: BufReader::with_capacity(64 << 10, inner),
             cap,
+            line: Vec::new(),
+            too_long: None,
+            read_any: false,
         }
     }
 
-    /// The next line. A last line without a newline still counts.
+    /// The next line. A last line without a newline still counts. On a
+    /// blocking stream this waits for it.
     pub fn next_line(&mut self) -> Line {
-        let mut line: Vec<u8> = Vec::new();
-        let mut too_long: Option<usize> = None;
-        let mut read_any = false;
+        loop {
+            if let Some(line) = self.try_line() {
+                return line;
+            }
+        }
+    }
+
+    /// The next line if it can be read without waiting; `None` when a
+    /// non-blocking stream has nothing more for now (the part of the line
+    /// read so far is kept for the next call).
+    pub fn try_line(&mut self) -> Option<Line> {
         loop {
             let buf = match self.reader.fill_buf() {
                 Ok(b) if !b.is_empty() => b,
-                _ if read_any => break,
-                _ => return Line::Closed,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return None,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                _ if self.read_any => break,
+                _ => return Some(Line::Closed),
             };
-            read_any = true;
+            self.read_any = true;
             let newline = buf.iter().position(|&b| b == b'\n');
             let chunk = &buf[..newline.unwrap_or(buf.len())];
-            match &mut too_long {
+            match &mut self.too_long {
                 Some(n) => *n += chunk.len(),
-                None if line.len() + chunk.len() > self.cap => {
-                    too_long = Some(line.len() + chunk.len());
-                    line = Vec::new();
+                None if self.line.len() + chunk.len() > self.cap => {
+                    self.too_long = Some(self.line.len() + chunk.len());
+                    self.line = Vec::new();
                 }
-                None => line.extend_from_slice(chunk),
+                None => self.line.extend_from_slice(chunk),
             }
             let used = newline.map_or(buf.len(), |i| i + 1);
             self.reader.consume(used);
@@ -393,7 +415,9 @@ impl<R: std::io::Read> CappedLines<R> {
                 break;
             }
         }
-        match too_long {
+        self.read_any = false;
+        let mut line = std::mem::take(&mut self.line);
+        Some(match self.too_long.take() {
             Some(n) => Line::TooLong(n),
             None => {
                 while line.last().is_some_and(|b| b.is_ascii_whitespace()) {
@@ -401,14 +425,93 @@ impl<R: std::io::Read> CappedLines<R> {
                 }
                 Line::Text(line)
             }
+        })
+    }
+}
+
+/// The engine's reply lines. On Unix the runner reads them itself, waiting
+/// with `poll(2)`: a reply then costs one wake-up, where a reader thread
+/// handing lines over a channel cost two, and the handover was the larger
+/// part of the runner's time per question with a fast engine. Elsewhere a
+/// reader thread does the reading.
+struct Replies {
+    #[cfg(unix)]
+    lines: CappedLines<std::process::ChildStdout>,
+    #[cfg(unix)]
+    closed: bool,
+    #[cfg(not(unix))]
+    lines: Receiver<Line>,
+}
+
+impl Replies {
+    #[cfg(unix)]
+    fn new(stdout: std::process::ChildStdout, cap: usize) -> Replies {
+        use std::os::fd::AsRawFd;
+        let fd = stdout.as_raw_fd();
+        // SAFETY: fcntl on a descriptor this process owns (the pipe from the
+        // engine's stdout); only its status flags change.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags >= 0 {
+                libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+            }
         }
+        Replies {
+            lines: CappedLines::new(stdout, cap),
+            closed: false,
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn new(stdout: std::process::ChildStdout, cap: usize) -> Replies {
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || read_lines(stdout, cap, tx));
+        Replies { lines }
+    }
+
+    /// The next line, waiting at most `wait`; `Closed` once, then
+    /// `Disconnected`, when the engine's stdout is closed.
+    #[cfg(unix)]
+    fn recv_timeout(&mut self, wait: Duration) -> Result<Line, RecvTimeoutError> {
+        use std::os::fd::AsRawFd;
+        if self.closed {
+            return Err(RecvTimeoutError::Disconnected);
+        }
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            if let Some(line) = self.lines.try_line() {
+                self.closed = line == Line::Closed;
+                return Ok(line);
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Err(RecvTimeoutError::Timeout);
+            }
+            let mut fds = libc::pollfd {
+                fd: self.lines.reader.get_ref().as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // Rounded up, so a wait never ends early and spins.
+            let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+            // SAFETY: poll(2) on one valid pollfd for the call's duration; an
+            // error (EINTR) only means looking again.
+            unsafe {
+                libc::poll(&mut fds, 1, ms);
+            }
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn recv_timeout(&mut self, wait: Duration) -> Result<Line, RecvTimeoutError> {
+        self.lines.recv_timeout(wait)
     }
 }
 
 struct Running {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<Line>,
+    lines: Replies,
     /// Disconnects when the stderr reader has read everything.
     stderr_done: Receiver<()>,
 }
@@ -442,6 +545,7 @@ fn kill_group(child: &Child) {
 fn kill_group(_child: &Child) {}
 
 /// Hands the engine's reply lines to the runner until stdout closes.
+#[cfg(not(unix))]
 fn read_lines(stdout: std::process::ChildStdout, cap: usize, tx: mpsc::Sender<Line>) {
     let mut lines = CappedLines::new(stdout, cap);
     loop {
@@ -578,9 +682,7 @@ impl Process {
                 message: "its standard streams could not be opened".into(),
             });
         };
-        let (tx, lines) = mpsc::channel();
-        let cap = self.limits.max_reply_bytes;
-        std::thread::spawn(move || read_lines(stdout, cap, tx));
+        let lines = Replies::new(stdout, self.limits.max_reply_bytes);
         let tail = Arc::clone(&self.stderr_tail);
         let (stderr_tx, stderr_done) = mpsc::channel::<()>();
         std::thread::spawn(move || drain_stderr(stderr, tail, stderr_tx));

@@ -391,7 +391,7 @@ fn cell(geo: &Geometry, text: &str) -> Result<CellId, String> {
 
 fn arrival(geo: &Geometry, l: Landing, facing: Option<Facing>) -> Arrival {
     Arrival {
-        cell: geo.board().cell_name(l.cell),
+        cell: geo.board().cell_name(l.cell).to_string(),
         transport: l.transport.name().to_string(),
         facing: facing.map(|f| f.transported(l.transport)),
     }
@@ -562,7 +562,7 @@ fn solid_answer(check: &Check, solid: &TetraBoard) -> Result<Value, String> {
                 // the answer has a facing exactly when the question does,
                 // as on every other board.
                 .map(|c| Arrival {
-                    cell: solid.cell_name(c),
+                    cell: solid.cell_name(c).to_string(),
                     transport: Transport::IDENTITY.name().to_string(),
                     facing: *facing,
                 })

@@ -13,7 +13,7 @@ use crate::topology::{CellId, Dir};
 impl KyotoRules {
     fn placed(&self, pos: &Position, c: CellId) -> Option<Placed> {
         pos.board[c.index()].map(|p| Placed {
-            cell: self.cell_name(c),
+            cell: self.cell_name(c).to_string(),
             piece: p.text(),
             owner: p.owner,
         })

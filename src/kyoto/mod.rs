@@ -352,7 +352,7 @@ impl KyotoRules {
         next
     }
 
-    fn cell_name(&self, c: CellId) -> String {
+    fn cell_name(&self, c: CellId) -> &str {
         self.geo.board().cell_name(c)
     }
 
@@ -393,7 +393,7 @@ impl KyotoRules {
                                     Player::First => letter.to_string(),
                                     Player::Second => letter.to_ascii_lowercase().to_string(),
                                 },
-                                cell: self.cell_name(c),
+                                cell: self.cell_name(c).to_string(),
                             });
                         }
                     }

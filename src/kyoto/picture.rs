@@ -18,7 +18,7 @@ impl KyotoRules {
             .enumerate()
             .filter_map(|(i, slot)| {
                 slot.map(|p| PieceMark {
-                    cell: b.cell_name(CellId(i as u16)),
+                    cell: b.cell_name(CellId(i as u16)).to_string(),
                     owner: p.owner,
                     label: p.face.letter().to_string(),
                     promoted: false,
@@ -79,15 +79,15 @@ impl Draw<Position, Action> for KyotoRules {
         let b = self.geo.board();
         match *action {
             Action::Move { from, to } => ActionMark {
-                from: Some(b.cell_name(from)),
-                to: b.cell_name(to),
+                from: Some(b.cell_name(from).to_string()),
+                to: b.cell_name(to).to_string(),
                 facing: None,
                 drop: None,
                 promote: false,
             },
             Action::Drop { face, to } => ActionMark {
                 from: None,
-                to: b.cell_name(to),
+                to: b.cell_name(to).to_string(),
                 facing: None,
                 drop: Some(face.letter().to_string()),
                 promote: false,

@@ -53,7 +53,7 @@ pub(super) fn layout(board: &Board) -> Layout {
         };
         under.rect(s.x, s.y, CELL, CELL, "#fbf7ee", "none", 0.0);
         over.rect(s.x, s.y, CELL, CELL, "none", "#8a8170", 0.7);
-        cells.insert(board.cell_name(c), s);
+        cells.insert(board.cell_name(c).to_string(), s);
     }
 
     for (ci, name) in board.chart_names().iter().enumerate() {
@@ -140,7 +140,7 @@ pub(super) fn layout(board: &Board) -> Layout {
     // across it lands.
     let mut stairs = false;
     for c in board.cells() {
-        let s = cells[&board.cell_name(c)];
+        let s = cells[board.cell_name(c)];
         for d in Dir::CARDINALS {
             if !board.is_transition(c, d) {
                 continue;
@@ -171,7 +171,7 @@ pub(super) fn layout(board: &Board) -> Layout {
             over.line(a, b, STAIR, 3.5);
             let label = match board.step(c, d) {
                 Some(step) => board.cell_name(step.to),
-                None => "boundary".into(),
+                None => "boundary",
             };
             topc.text_styled(
                 at,
@@ -179,7 +179,7 @@ pub(super) fn layout(board: &Board) -> Layout {
                 anchor,
                 STAIR,
                 "stroke=\"#ffffff\" stroke-width=\"2\" paint-order=\"stroke\"",
-                &label,
+                label,
             );
         }
     }

@@ -91,7 +91,7 @@ pub(super) fn layout(board: &TetraBoard) -> Layout {
         };
         under.rect(s.x, s.y, CELL, CELL, tint(board.binding(c)), "none", 0.0);
         over.rect(s.x, s.y, CELL, CELL, "none", "#8a8170", 0.7);
-        cells.insert(board.cell_name(c), s);
+        cells.insert(board.cell_name(c).to_string(), s);
     }
     for (z, &(ox, oy)) in at.iter().enumerate() {
         let files = side - z;

@@ -86,7 +86,7 @@ fn charts(b: &Board, pieces: &HashMap<&str, &PieceMark>) -> String {
                         x,
                         y,
                     });
-                    cell(pieces.get(b.cell_name(c).as_str()))
+                    cell(pieces.get(b.cell_name(c)))
                 })
                 .collect();
             let _ = writeln!(out, "{:>3} {row}", y as u32 + 1);
@@ -120,7 +120,7 @@ fn tetrahedron(t: &TetraBoard, pieces: &HashMap<&str, &PieceMark>) -> String {
             let row: String = (0..files)
                 .map(
                     |file| match cells.iter().find(|&&c| t.in_rank(c) == (file, level)) {
-                        Some(&c) => cell(pieces.get(t.cell_name(c).as_str())),
+                        Some(&c) => cell(pieces.get(t.cell_name(c))),
                         None => "   ".into(),
                     },
                 )

@@ -11,7 +11,7 @@ use crate::topology::{CellId, Dir};
 impl ShogiRules {
     fn placed(&self, pos: &Position, c: CellId) -> Option<Placed> {
         pos.board[c.index()].map(|p| Placed {
-            cell: self.geo.board().cell_name(c),
+            cell: self.geo.board().cell_name(c).to_string(),
             piece: self.piece_text(p),
             owner: p.owner,
         })

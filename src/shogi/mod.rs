@@ -413,7 +413,7 @@ impl ShogiRules {
                     );
                     pawns.push(PawnPath {
                         owner: p.owner,
-                        cell: b.cell_name(c),
+                        cell: b.cell_name(c).to_string(),
                         moves,
                     });
                 }
@@ -435,7 +435,7 @@ impl ShogiRules {
                         immobile.push(ImmobileDrop {
                             owner,
                             piece: piece.text(),
-                            cell: b.cell_name(c),
+                            cell: b.cell_name(c).to_string(),
                         });
                     }
                 }

@@ -20,7 +20,7 @@ impl ShogiRules {
         b.cells()
             .filter_map(|c| {
                 pos.piece_at(c).map(|p| PieceMark {
-                    cell: b.cell_name(c),
+                    cell: b.cell_name(c).to_string(),
                     owner: p.owner,
                     label: p.kind.letter().to_string(),
                     promoted: p.promoted,
@@ -59,7 +59,7 @@ impl Draw<Position, Action> for ShogiRules {
             zone: b
                 .cells()
                 .filter(|&c| self.in_band(p, c))
-                .map(|c| b.cell_name(c))
+                .map(|c| b.cell_name(c).to_string())
                 .collect(),
             drop_facing: Some(self.drop_facing(p)),
         };
@@ -85,8 +85,8 @@ impl Draw<Position, Action> for ShogiRules {
                 let matters =
                     !self.fixed_facing && pos.piece_at(from).is_some_and(|p| has_facing(p.kind));
                 ActionMark {
-                    from: Some(b.cell_name(from)),
-                    to: b.cell_name(to),
+                    from: Some(b.cell_name(from).to_string()),
+                    to: b.cell_name(to).to_string(),
                     facing: facing_if(matters, facing),
                     drop: None,
                     promote,
@@ -94,7 +94,7 @@ impl Draw<Position, Action> for ShogiRules {
             }
             Action::Drop { kind, to } => ActionMark {
                 from: None,
-                to: b.cell_name(to),
+                to: b.cell_name(to).to_string(),
                 facing: None,
                 drop: Some(kind.letter().to_string()),
                 promote: false,

@@ -255,7 +255,7 @@ impl ShogiRules {
     }
 
     /// The name of a cell.
-    pub fn cell_name(&self, c: CellId) -> String {
+    pub fn cell_name(&self, c: CellId) -> &str {
         self.geo.board().cell_name(c)
     }
 }

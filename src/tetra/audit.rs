@@ -17,7 +17,7 @@ use crate::topology::tetra::TDir;
 impl TetraRules {
     fn placed(&self, pos: &Position, c: CellId) -> Option<Placed> {
         pos.piece_at(c).map(|p| Placed {
-            cell: self.board.cell_name(c),
+            cell: self.board.cell_name(c).to_string(),
             piece: self.piece_text(p),
             owner: p.owner,
         })
@@ -82,7 +82,10 @@ impl Audit<Position> for TetraRules {
                     shield: shield_at,
                     slider,
                     direction: d.name().to_string(),
-                    route: route.iter().map(|&c| self.board.cell_name(c)).collect(),
+                    route: route
+                        .iter()
+                        .map(|&c| self.board.cell_name(c).to_string())
+                        .collect(),
                 });
             }
         }

@@ -98,7 +98,7 @@ impl TetraRules {
                 };
                 setup.board.push((name.clone(), piece(Player::First)));
                 let image = self.board.cell_name(self.t.phi[c.index()]);
-                setup.board.push((image, piece(Player::Second)));
+                setup.board.push((image.to_string(), piece(Player::Second)));
             }
         }
         self.position(&setup).map_err(|e| DataError::Field {
@@ -165,7 +165,7 @@ impl TetraRules {
             );
             pawns.push(PawnPath {
                 owner: p.owner,
-                cell: self.board.cell_name(c),
+                cell: self.board.cell_name(c).to_string(),
                 moves,
             });
         }
@@ -189,7 +189,7 @@ impl TetraRules {
                             immobile.push(ImmobileDrop {
                                 owner,
                                 piece: letter(owner, form),
-                                cell: self.board.cell_name(c),
+                                cell: self.board.cell_name(c).to_string(),
                             });
                         }
                     }

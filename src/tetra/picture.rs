@@ -14,7 +14,7 @@ impl TetraRules {
     fn piece_marks(&self, pos: &Position) -> Vec<PieceMark> {
         pos.pieces()
             .map(|(c, p)| PieceMark {
-                cell: self.board.cell_name(c),
+                cell: self.board.cell_name(c).to_string(),
                 owner: p.owner,
                 label: self.data.letter_of(p.kind).to_string(),
                 promoted: p.promoted,
@@ -54,7 +54,7 @@ impl Draw<Position, TetraAction> for TetraRules {
             zone: b
                 .cells()
                 .filter(|c| self.t.zone[p.index()][c.index()])
-                .map(|c| b.cell_name(c))
+                .map(|c| b.cell_name(c).to_string())
                 .collect(),
             drop_facing: None,
         };
@@ -72,15 +72,15 @@ impl Draw<Position, TetraAction> for TetraRules {
         let b = &self.board;
         match *action {
             TetraAction::Move { from, to, change } => ActionMark {
-                from: Some(b.cell_name(from)),
-                to: b.cell_name(to),
+                from: Some(b.cell_name(from).to_string()),
+                to: b.cell_name(to).to_string(),
                 facing: None,
                 drop: None,
                 promote: change != Change::None,
             },
             TetraAction::Drop { kind, to } => ActionMark {
                 from: None,
-                to: b.cell_name(to),
+                to: b.cell_name(to).to_string(),
                 facing: None,
                 drop: Some(self.data.letter_of(kind).to_string()),
                 promote: false,

@@ -259,7 +259,7 @@ impl TetraRules {
         Setup {
             board: pos
                 .pieces()
-                .map(|(c, p)| (self.board.cell_name(c), p))
+                .map(|(c, p)| (self.board.cell_name(c).to_string(), p))
                 .collect(),
             hands,
             to_move: Some(pos.to_move),
@@ -403,7 +403,7 @@ impl TetraRules {
                     ));
                 };
                 setup.board.push((
-                    self.board.cell_name(c),
+                    self.board.cell_name(c).to_string(),
                     Piece {
                         owner,
                         kind,

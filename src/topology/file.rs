@@ -275,7 +275,9 @@ fn build_labelled(file: &str, spec: &BoardFile) -> Result<Board, BoardError> {
         east_west: spec.sides.east_west,
         north_south: spec.sides.north_south,
         cardinal: vec![[None; 4]; cells],
+        names: Vec::new(),
     };
+    board.names = board.cells().map(|c| board.format_cell(c)).collect();
     for c in board.cells() {
         let sq = board.square(c);
         for d in Dir::CARDINALS {

@@ -282,6 +282,9 @@ pub struct Board {
     north_south: Gluing,
     /// `cardinal[cell][Dir::cardinal_index()]`.
     cardinal: Vec<[Option<Step>; 4]>,
+    /// `names[cell]`: every cell's name, formatted once, since notation
+    /// and position text name cells all the time.
+    names: Vec<String>,
 }
 
 impl Board {
@@ -338,7 +341,13 @@ impl Board {
     }
 
     /// Prints `a1`, or `I:a1` on multi-chart boards.
-    pub fn cell_name(&self, c: CellId) -> String {
+    pub fn cell_name(&self, c: CellId) -> &str {
+        &self.names[c.index()]
+    }
+
+    /// The name of a cell, formatted (once per cell, when the board is
+    /// built): `a1`, or `I:a1` on multi-chart boards.
+    fn format_cell(&self, c: CellId) -> String {
         let sq = self.square(c);
         let local = format!("{}{}", Board::file_letter(sq.x), sq.y as u32 + 1);
         if self.charts.len() == 1 {
@@ -520,7 +529,7 @@ impl Board {
 pub trait Topology {
     fn name(&self) -> &str;
     fn cell_count(&self) -> usize;
-    fn cell_name(&self, c: CellId) -> String;
+    fn cell_name(&self, c: CellId) -> &str;
     fn parse_cell(&self, text: &str) -> Result<CellId, CoordError>;
     /// Names of the unit directions the step function accepts.
     fn direction_names(&self) -> Vec<&'static str>;
@@ -535,7 +544,7 @@ impl Topology for Board {
     fn cell_count(&self) -> usize {
         Board::cell_count(self)
     }
-    fn cell_name(&self, c: CellId) -> String {
+    fn cell_name(&self, c: CellId) -> &str {
         Board::cell_name(self, c)
     }
     fn parse_cell(&self, text: &str) -> Result<CellId, CoordError> {

@@ -107,6 +107,8 @@ pub struct TetraBoard {
     index: HashMap<(i8, i8, i8), CellId>,
     /// `steps[cell][TDir.0]`.
     steps: Vec<[Option<CellId>; 18]>,
+    /// `names[cell]`, formatted once.
+    names: Vec<String>,
 }
 
 impl TetraBoard {
@@ -142,14 +144,17 @@ impl TetraBoard {
                 row
             })
             .collect();
-        Ok(TetraBoard {
+        let mut board = TetraBoard {
             name: name.to_string(),
             title: title.to_string(),
             side,
             points,
             index,
             steps,
-        })
+            names: Vec::new(),
+        };
+        board.names = board.cells().map(|c| board.format_cell(c)).collect();
+        Ok(board)
     }
 
     pub fn name(&self) -> &str {
@@ -195,7 +200,12 @@ impl TetraBoard {
         ((x & 1) as u8, (y & 1) as u8, (z & 1) as u8)
     }
 
-    pub fn cell_name(&self, c: CellId) -> String {
+    /// The name of a cell: file letter, rank, and level, as `c4.2`.
+    pub fn cell_name(&self, c: CellId) -> &str {
+        &self.names[c.index()]
+    }
+
+    fn format_cell(&self, c: CellId) -> String {
         let (file, level) = self.in_rank(c);
         format!(
             "{}{}.{}",
