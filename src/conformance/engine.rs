@@ -1053,6 +1053,50 @@ mod tests {
         ));
     }
 
+    /// A stream that hands out its pieces one read at a time, saying
+    /// "would block" between them, like a non-blocking pipe whose writer
+    /// is slow.
+    struct Trickle(Vec<&'static [u8]>, bool);
+
+    impl std::io::Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.1 = !self.1;
+            if self.1 {
+                return Err(std::io::ErrorKind::WouldBlock.into());
+            }
+            if self.0.is_empty() {
+                return Ok(0);
+            }
+            let piece = self.0.remove(0);
+            buf[..piece.len()].copy_from_slice(piece);
+            Ok(piece.len())
+        }
+    }
+
+    #[test]
+    fn a_line_in_pieces_is_read_whole() {
+        let pieces = vec![&b"{\"id\":"[..], b"1}\nlong", b"er than ten\nla", b"st"];
+        let mut lines = CappedLines::new(Trickle(pieces, false), 10);
+        let mut got = Vec::new();
+        let mut waits = 0;
+        loop {
+            match lines.try_line() {
+                None => waits += 1,
+                Some(Line::Closed) => break,
+                Some(line) => got.push(line),
+            }
+        }
+        assert_eq!(
+            got,
+            vec![
+                Line::Text(b"{\"id\":1}".to_vec()),
+                Line::TooLong(15),
+                Line::Text(b"last".to_vec()),
+            ]
+        );
+        assert!(waits >= 4, "the stream said 'would block' {waits} times");
+    }
+
     #[test]
     fn long_lines_are_skipped_not_held() {
         let input = format!("short\n{}\nnext\r\nlast", "x".repeat(100));
