@@ -763,3 +763,106 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// SC-I11: on the shipped boards no pawn has two motions to one cell, so two
+// actions never differ in nothing but the pawn's final facing.
+
+type Motion = (
+    seams::topology::CellId,
+    seams::movement::Facing,
+    &'static str,
+);
+
+/// Every cell a pawn on `from` with `facing` could move to by one of its
+/// motions (advance, double step, the two forward diagonals; en passant
+/// lands by a forward diagonal), occupancy aside, with its final facing
+/// and the motion's name. Mirrors SC-4.1 and SC-4.3 step by step.
+fn pawn_motions(
+    geo: &seams::geometry::Geometry,
+    from: seams::topology::CellId,
+    facing: seams::movement::Facing,
+) -> Vec<Motion> {
+    use seams::topology::Dir;
+    let forward = facing.absolute(Dir::N);
+    let mut out = Vec::new();
+    if let Some(s1) = geo.step(from, forward)
+        && s1.to != from
+    {
+        let f1 = facing.transported(s1.transport);
+        out.push((s1.to, f1, "advance"));
+        if let Some(s2) = geo.step(s1.to, s1.transport.apply(forward))
+            && s2.to != from
+        {
+            out.push((s2.to, f1.transported(s2.transport), "double step"));
+        }
+    }
+    for (rel, name) in [(Dir::NE, "forward-east"), (Dir::NW, "forward-west")] {
+        if let Some(s) = geo.step(from, facing.absolute(rel))
+            && s.to != from
+        {
+            out.push((s.to, facing.transported(s.transport), name));
+        }
+    }
+    out
+}
+
+/// Every (cell, facing) from which two pawn motions end on one cell, as
+/// text, and the number of motions looked at.
+fn shared_pawn_cells(geo: &seams::geometry::Geometry) -> (Vec<String>, usize) {
+    use seams::movement::Facing;
+    let b = geo.board();
+    let (mut found, mut motions) = (Vec::new(), 0);
+    for from in b.cells() {
+        for facing in [Facing::Up, Facing::Down] {
+            let m = pawn_motions(geo, from, facing);
+            motions += m.len();
+            for (i, x) in m.iter().enumerate() {
+                for y in m[i + 1..].iter().filter(|y| y.0 == x.0) {
+                    found.push(format!(
+                        "{} facing {}: {} by {} ({}) and {} ({})",
+                        b.cell_name(from),
+                        facing.name(),
+                        b.cell_name(x.0),
+                        x.2,
+                        x.1.name(),
+                        y.2,
+                        y.1.name()
+                    ));
+                }
+            }
+        }
+    }
+    (found, motions)
+}
+
+#[test]
+fn no_two_pawn_motions_share_a_cell_on_the_shipped_boards() {
+    for name in ["chess-mobius", "chess-klein", "chess-genus2", "chess-flat"] {
+        let v = variant(name);
+        let (found, motions) = shared_pawn_cells(v.geometry());
+        assert_eq!(found, Vec::<String>::new(), "{name}");
+        // Not vacuous: most cells have all four motions.
+        let cells = v.geometry().board().cells().count();
+        assert!(motions > 3 * 2 * cells, "{name}: {motions}");
+    }
+}
+
+/// The same check finds the collision where one exists: on a Möbius strip
+/// two files wide, a pawn on a4 facing up reaches b5 by its forward-east
+/// diagonal (inside the chart) and by its forward-west one (west across the
+/// seam to b6, then north turned south by the flip: b5), facing down.
+#[test]
+fn pawn_motions_share_a_cell_on_a_narrow_strip() {
+    let board = seams::topology::file::load(
+        "mobius-2x9.toml",
+        "name = \"mobius-2x9\"\ntitle = \"narrow\"\nwidth = 2\nheight = 9\n\
+         [sides]\neast-west = \"translate-reversed\"\nnorth-south = \"boundary\"\n",
+    )
+    .unwrap();
+    let (found, _) = shared_pawn_cells(&seams::geometry::Geometry::new(board));
+    assert!(
+        found.contains(&"a4 facing up: b5 by forward-east (up) and forward-west (down)".into()),
+        "{found:?}"
+    );
+}

@@ -418,6 +418,13 @@ fn designer_checks_on_the_shipped_spec() {
         (m.dark.as_slice(), m.light.as_slice()),
         (&["g1".to_string()][..], &["d1".to_string()][..])
     );
+    // Seed 001, "Initial positions and rationale": the Klein bishops c5
+    // and h5 are on opposite colour classes (SC-6.3).
+    let k = &row("chess-klein").bishops.players[0];
+    assert_eq!(
+        (k.dark.as_slice(), k.light.as_slice()),
+        (&["c5".to_string()][..], &["h5".to_string()][..])
+    );
     match &row("chess-genus2").bishops.colouring {
         Colouring::None {
             cycle_length,
@@ -445,6 +452,77 @@ fn designer_checks_on_the_shipped_spec() {
             assert!(pawns.iter().all(|p| p.moves == Some(6)));
         }
         other => panic!("{other:?}"),
+    }
+    // Seed 001, "Mandatory promotion": forward-only paths of 7–8 single
+    // steps on Möbius, 8–11 on Klein, 6–9 on genus two (SC-6.6). Each
+    // White pawn's count, worked by hand in SC-6.6; Black's are their
+    // exchange images, with the same counts.
+    let paths = |v: &str| -> Vec<(String, usize)> {
+        match &row(v).pawns {
+            PawnFacts::Paths { pawns } => pawns
+                .iter()
+                .filter(|p| p.owner == seams::rules::Player::First)
+                .map(|p| (p.cell.clone(), p.moves.unwrap()))
+                .collect(),
+            other => panic!("{other:?}"),
+        }
+    };
+    let sorted = |mut v: Vec<(String, usize)>| {
+        v.sort();
+        v
+    };
+    let want = |w: &[(&str, usize)]| sorted(w.iter().map(|&(c, n)| (c.to_string(), n)).collect());
+    assert_eq!(
+        sorted(paths("chess-mobius")),
+        want(&[
+            ("a1", 8),
+            ("j1", 8),
+            ("b2", 7),
+            ("d2", 7),
+            ("e2", 7),
+            ("f2", 7),
+            ("h2", 7),
+            ("i2", 7)
+        ])
+    );
+    assert_eq!(
+        sorted(paths("chess-klein")),
+        want(&[
+            ("b4", 11),
+            ("h4", 11),
+            ("b6", 9),
+            ("d6", 9),
+            ("e6", 9),
+            ("f6", 9),
+            ("h6", 9),
+            ("e7", 8)
+        ])
+    );
+    assert_eq!(
+        sorted(paths("chess-genus2")),
+        want(&[
+            ("I:b1", 9),
+            ("I:h1", 9),
+            ("I:b3", 7),
+            ("I:d3", 7),
+            ("I:e3", 7),
+            ("I:f3", 7),
+            ("I:h3", 7),
+            ("I:e4", 6)
+        ])
+    );
+    // Black's counts equal White's (Φ): all sixteen, sorted, are White's
+    // eight each twice.
+    for v in ["chess-mobius", "chess-klein", "chess-genus2"] {
+        let mut all: Vec<usize> = match &row(v).pawns {
+            PawnFacts::Paths { pawns } => pawns.iter().map(|p| p.moves.unwrap()).collect(),
+            other => panic!("{other:?}"),
+        };
+        all.sort();
+        let mut white: Vec<usize> = paths(v).into_iter().map(|p| p.1).collect();
+        white.sort();
+        let doubled: Vec<usize> = white.iter().flat_map(|&n| [n, n]).collect();
+        assert_eq!(all, doubled, "{v}");
     }
     assert!(matches!(
         row("kyoto").pawns,
