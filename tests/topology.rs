@@ -234,3 +234,37 @@ mod tetrahedron {
         }
     }
 }
+
+/// SS-I10: on every shipped square-cell board, wherever the two cardinal
+/// orders of a diagonal reach one cell they also end with one transport, so
+/// the transport condition of SS-2.7 (taken from the chess source) changes
+/// no shipped diagonal.
+#[test]
+fn shipped_diagonals_never_meet_with_different_transports() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/boards");
+    let mut boards = 0;
+    for entry in std::fs::read_dir(dir).expect("spec/boards") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("board file");
+        let Ok(board) = seams::topology::file::load(path.to_str().unwrap(), &text) else {
+            continue; // the tetrahedron is not a square-cell board
+        };
+        boards += 1;
+        for c in board.cells() {
+            for d in Dir::ALL {
+                let Some((h, v)) = d.split() else { continue };
+                let a = seams::geometry::walk(&board, c, &[h, v]);
+                let b = seams::geometry::walk(&board, c, &[v, h]);
+                if let (Some(a), Some(b)) = (a, b) {
+                    assert!(
+                        a.to != b.to || a.transport == b.transport,
+                        "{}: {} {d:?}",
+                        path.display(),
+                        board.cell_name(c)
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(boards, 8, "the eight square-cell boards of spec/boards");
+}
