@@ -3,8 +3,10 @@
 //! minutes).
 //!
 //! ```text
-//! cargo run --release --example opponent_strength -- [GAMES] [NODES]
+//! cargo run --release --example opponent_strength -- [GAMES] [NODES] [VARIANT,…]
 //! ```
+//!
+//! A comma-separated list of variant names measures only those.
 //!
 //! For every shipped variant it prints one row:
 //!
@@ -52,6 +54,10 @@ fn main() {
             .unwrap_or(default)
     };
     let (games, nodes) = (arg(1, 100), arg(2, 2000));
+    let only: Option<Vec<String>> = std::env::args()
+        .nth(3)
+        .map(|list| list.split(',').map(str::to_string).collect());
+    let wanted = |name: &str| only.as_ref().is_none_or(|o| o.iter().any(|n| n == name));
     println!(
         "Practice opponent: level {MAX_LEVEL} against level 0, {games} games a variant \
          (colours alternating, material decides at ply {PLY_LIMIT}); \
@@ -70,16 +76,24 @@ fn main() {
     );
     let start = Instant::now();
     for v in seams::shogi::builtin_variants() {
-        row(&v, games, nodes);
+        if wanted(v.variant()) {
+            row(&v, games, nodes);
+        }
     }
     for v in seams::chess::builtin_variants() {
-        row(&v, games, nodes);
+        if wanted(v.variant()) {
+            row(&v, games, nodes);
+        }
     }
     for v in seams::tetra::builtin_variants() {
-        row(&v, games, nodes);
+        if wanted(v.variant()) {
+            row(&v, games, nodes);
+        }
     }
     for v in seams::kyoto::builtin_variants() {
-        row(&v, games, nodes);
+        if wanted(v.variant()) {
+            row(&v, games, nodes);
+        }
     }
     println!("total time {:.0} s", start.elapsed().as_secs_f64());
 }

@@ -199,7 +199,14 @@ pub fn choose_in_game<R: Rules>(
             nodes: 1,
         });
     }
-    let mut search = Search::new(rules, settings.budget, stop);
+    let start = Instant::now();
+    // Under a time budget the search gets most of it and the hanging-piece
+    // guard the rest, so the choice is made within the budget.
+    let search_budget = match settings.budget {
+        Budget::Time(t) if settings.level >= 2 => Budget::Time(t.mul_f64(SEARCH_SHARE)),
+        b => b,
+    };
+    let mut search = Search::new(rules, search_budget, stop);
     search.nodes = 1;
     let mut root = search.children(pos, actions);
     for child in &mut root {
@@ -227,6 +234,10 @@ pub fn choose_in_game<R: Rules>(
                 Budget::Nodes(n) => n.saturating_mul(GUARD_SHARE).min(GUARD_NODES),
                 Budget::Time(_) => GUARD_NODES,
             },
+            deadline: match settings.budget {
+                Budget::Time(t) => Some(start + t),
+                Budget::Nodes(_) => None,
+            },
             stop,
         };
         let mut pick = 0;
@@ -249,7 +260,11 @@ pub fn choose_in_game<R: Rules>(
 /// and, under a node budget, for each node of the budget: past its limit
 /// it gives up and the search's choice stands.
 const GUARD_NODES: u64 = 20_000;
-const GUARD_SHARE: u64 = 4;
+const GUARD_SHARE: u64 = 1;
+
+/// The part of a time budget the search of levels 2 and up may use; the
+/// guard may use the rest.
+const SEARCH_SHARE: f64 = 0.8;
 
 /// How many captures deep the guard follows an exchange.
 const GUARD_PLIES: u32 = 8;
@@ -262,13 +277,16 @@ const GUARD_PLIES: u32 = 8;
 /// its horizon, but it is rarely right, and a practice opponent that
 /// leaves pieces hanging teaches the wrong thing; the price is that it
 /// offers no sacrifice short of a forced win it has seen. Its work is
-/// counted in [`Choice::nodes`] but bounded apart from the budget (by
-/// [`GUARD_NODES`], and [`GUARD_SHARE`] times a node budget), so the
-/// search keeps its full budget.
+/// counted in [`Choice::nodes`] but bounded apart from a node budget (by
+/// [`GUARD_NODES`], and [`GUARD_SHARE`] times the budget), so the search
+/// keeps its full budget; under a time budget the guard has what the
+/// search leaves ([`SEARCH_SHARE`]) and gives up at the deadline.
 struct Guard<'a, R: Rules> {
     rules: &'a R,
     nodes: u64,
     limit: u64,
+    /// The end of a time budget: past it the guard gives up too.
+    deadline: Option<Instant>,
     stop: &'a AtomicBool,
 }
 
@@ -308,7 +326,9 @@ impl<R: Rules> Guard<'_, R> {
         mut alpha: i32,
         beta: i32,
     ) -> Option<i32> {
-        if self.nodes >= self.limit || self.stop.load(Ordering::Relaxed) {
+        let late = self.nodes.is_multiple_of(CLOCK_EVERY / 4)
+            && self.deadline.is_some_and(|d| Instant::now() >= d);
+        if self.nodes >= self.limit || late || self.stop.load(Ordering::Relaxed) {
             return None;
         }
         self.nodes += 1;
