@@ -292,10 +292,13 @@ struct Guard<'a, R: Rules> {
 
 impl<R: Rules> Guard<'_, R> {
     /// The first safe child of `pos` in the search's order, with the
-    /// mover's lead once the opponent's best exchange is played out: safe
-    /// means that lead is no lower than in `pos` itself (measured from
-    /// `pos`, so winning a piece and losing a smaller one is safe). `None`
-    /// when no child is safe or the guard's limit is reached first.
+    /// mover's lead once the opponent's best exchange is played out. Safe
+    /// means that lead is no lower than before the action or, when the
+    /// action itself lowers it (a Kyoto token turning to a weaker face),
+    /// no lower than just after it: the opponent wins nothing by captures.
+    /// Measured from before a capture, so winning a piece and losing a
+    /// smaller one is safe. `None` when no child is safe or the guard's
+    /// limit is reached first.
     fn first_safe(
         &mut self,
         pos: &R::Position,
@@ -305,9 +308,10 @@ impl<R: Rules> Guard<'_, R> {
         let m = self.rules.material(pos);
         let before = m[me] - m[1 - me];
         for (i, child) in root.iter().enumerate() {
-            // The opponent's view: it must get above -before to win material.
-            let theirs = self.exchange(&child.pos, GUARD_PLIES, -MATE, -before + 1)?;
-            if -theirs >= before {
+            let floor = before.min(child.lead);
+            // The opponent's view: it must get above -floor to win material.
+            let theirs = self.exchange(&child.pos, GUARD_PLIES, -MATE, -floor + 1)?;
+            if -theirs >= floor {
                 return Some((i, -theirs));
             }
         }

@@ -341,6 +341,14 @@ fn the_guard_keeps_pieces_the_search_alone_gives_up() {
         &chess,
         "9/9/7k1/7p1/7P1/1P3p1P1/5P3/4r4/3K5|5n3/7p1/1p-1p5/1p1p5/1P7/8Q/9/9/9 b - - 4 90",
     );
+    // Every Kyoto action turns the token to its other face, and here each
+    // one lowers the mover's material: safe is measured from just after
+    // the action, or no action would count as safe.
+    let kyoto = seams::kyoto::builtin_variants()
+        .into_iter()
+        .find(|v| v.variant() == "kyoto")
+        .unwrap();
+    check_saves_hanging_piece(&kyoto, "2sNP/1k2s/ln3/4K/p4[L] w - - 1 43");
     // Here the exchange that wins the piece is longer than four captures.
     check_saves_hanging_piece(
         &chess,
