@@ -200,8 +200,9 @@ fn saveable<R: Rules>(rules: &R, pos: &R::Position) -> bool {
         let after = rules.material(&rules.apply(pos, a));
         after[1 - me] >= before[1 - me] && after[me] <= before[me]
     };
+    // Cheapest test first: the probes play out exchanges.
     !rules.in_check(pos)
-        && probe::hangs(rules, pos)
         && rules.legal_actions(pos).iter().all(quiet)
+        && probe::hangs(rules, pos)
         && !probe::safe_actions(rules, pos).is_empty()
 }

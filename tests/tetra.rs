@@ -178,6 +178,20 @@ proptest! {
             prop_assert_eq!(&v.exchange(&e), &pos);
             prop_assert_eq!(v.in_check(&e), v.in_check(&pos));
             let legal = v.legal_actions(&pos);
+            // Legality: exactly the pseudo-legal actions after which no
+            // enemy piece reaches the mover's royal cell, found by brute
+            // force (the generator plays out only some of them).
+            let mut pseudo = Vec::new();
+            seams::tetra::movegen::pseudo_legal(v.tables(), v.data(), &pos, &mut pseudo);
+            let brute: Vec<_> = pseudo
+                .into_iter()
+                .filter(|a| {
+                    let next = v.apply(&pos, a);
+                    let passed = v.other_to_move(&next).expect("the tetrahedron can pass the move");
+                    !brute_in_check(v, &passed)
+                })
+                .collect();
+            prop_assert_eq!(&legal, &brute);
             let mapped: BTreeSet<_> = legal.iter().map(|a| v.exchange_action(&pos, a)).collect();
             let direct: BTreeSet<_> = v.legal_actions(&e).into_iter().collect();
             prop_assert_eq!(&mapped, &direct);

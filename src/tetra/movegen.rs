@@ -289,6 +289,23 @@ impl Tables {
         false
     }
 
+    /// The first piece, of either side, on each line out of `from`: the
+    /// only pieces whose leaving `from`'s lines could open one onto it.
+    pub fn shields(&self, pos: &Position, from: CellId) -> Vec<CellId> {
+        let mut out = Vec::with_capacity(18);
+        for (d, first) in self.steps[from.index()].iter().enumerate() {
+            let mut next = *first;
+            while let Some(cur) = next {
+                if pos.board[cur.index()].is_some() {
+                    out.push(cur);
+                    break;
+                }
+                next = self.steps[cur.index()][d];
+            }
+        }
+        out
+    }
+
     /// Every cell the piece on `from` could move to, captures included,
     /// ignoring whether its own royal piece is left attacked.
     pub fn destinations(&self, pos: &Position, from: CellId, out: &mut Vec<CellId>) {
@@ -491,12 +508,35 @@ pub fn is_legal(t: &Tables, data: &VariantData, scratch: &mut Position, a: Tetra
     ok
 }
 
-/// Every legal action.
+/// Every legal action: the pseudo-legal ones that leave the mover's royal
+/// piece unattacked.
+///
+/// Only some need playing out to know. When the royal piece is not
+/// attacked, an action can expose it only by vacating a cell on one of its
+/// lines, so a drop, or a move of a piece that is not the first on any
+/// line out of the royal cell, is legal as it stands: the piece it adds
+/// is the mover's own, and a capture only removes an attacker. Leaps pass
+/// over cells, so vacating a cell never opens one.
 pub fn legal(t: &Tables, data: &VariantData, pos: &Position) -> Vec<TetraAction> {
     let mut all = Vec::with_capacity(256);
     pseudo_legal(t, data, pos, &mut all);
+    let me = pos.to_move;
+    let royal = pos.royals[me.index()];
+    let in_check = t.attacked(pos, royal, me.other());
+    let shields = if in_check {
+        vec![]
+    } else {
+        t.shields(pos, royal)
+    };
     let mut scratch = pos.clone();
-    all.retain(|&a| is_legal(t, data, &mut scratch, a));
+    all.retain(|&a| {
+        let trivially = !in_check
+            && match a {
+                TetraAction::Drop { .. } => true,
+                TetraAction::Move { from, .. } => from != royal && !shields.contains(&from),
+            };
+        trivially || is_legal(t, data, &mut scratch, a)
+    });
     all
 }
 
