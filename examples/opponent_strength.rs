@@ -15,12 +15,10 @@
 //!   game), sampled from seeded random games, and how many of them each
 //!   level solves;
 //! - *hanging*: positions from the same games where a piece of the player
-//!   to move hangs (the opponent, were it to move, would have a capture
-//!   winning material), the player has no capture or promotion of its own
-//!   and some action saves it; how many choices of each level leave no
-//!   winning capture. The probe looks one reply deep, so a deeper search
-//!   may rightly prefer another action (a threat elsewhere, a position
-//!   already lost): read it as a floor, not a count of blunders;
+//!   to move hangs (the opponent, were it to move, could win material by
+//!   an exchange of captures, each side free to stop), the player has no
+//!   capture or promotion of its own and some action saves it; how many
+//!   choices of each level leave nothing to win that way;
 //! - *vs level 0*: GAMES games (default 100) of the strongest level
 //!   against level 0 through `choose_in_game`, colours alternating, seeds
 //!   varying by game and ply, each game won by the result (checkmate, no
