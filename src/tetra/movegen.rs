@@ -289,21 +289,21 @@ impl Tables {
         false
     }
 
+    /// The cells out from `from` in direction `d`, nearest first, to the
+    /// edge of the board. (The attack trace and `destinations` walk lines
+    /// by hand: they are perft's inner loop.)
+    fn line(&self, from: CellId, d: usize) -> impl Iterator<Item = CellId> + '_ {
+        std::iter::successors(self.steps[from.index()][d], move |c| {
+            self.steps[c.index()][d]
+        })
+    }
+
     /// The first piece, of either side, on each line out of `from`: the
     /// only pieces whose leaving `from`'s lines could open one onto it.
     pub fn shields(&self, pos: &Position, from: CellId) -> Vec<CellId> {
-        let mut out = Vec::with_capacity(18);
-        for (d, first) in self.steps[from.index()].iter().enumerate() {
-            let mut next = *first;
-            while let Some(cur) = next {
-                if pos.board[cur.index()].is_some() {
-                    out.push(cur);
-                    break;
-                }
-                next = self.steps[cur.index()][d];
-            }
-        }
-        out
+        (0..self.steps[from.index()].len())
+            .filter_map(|d| self.line(from, d).find(|c| pos.board[c.index()].is_some()))
+            .collect()
     }
 
     /// Every cell the piece on `from` could move to, captures included,
