@@ -508,6 +508,27 @@ impl<'r, R: Rules> Game<'r, R> {
         (game, legal)
     }
 
+    /// A game from this one's current position, without its history: what
+    /// [`Game::new`] gives for that position, with the key this game
+    /// already holds and whether the position has a legal action (known to
+    /// a caller that listed them), so nothing is generated twice.
+    pub fn fresh(&self, has_legal: bool) -> Self
+    where
+        R::Position: Clone,
+    {
+        let h = &self.history;
+        let id = *h.ids.last().expect("a history holds its start");
+        let key = String::from_utf8_lossy(h.keys.key(id)).into_owned();
+        let history = History::new(h.current().clone(), key);
+        let result = self.rules.adjudicate(&history, !has_legal);
+        Game {
+            rules: self.rules,
+            history,
+            plies: 0,
+            result,
+        }
+    }
+
     pub fn rules(&self) -> &R {
         self.rules
     }

@@ -14,7 +14,6 @@
 //! [`crate::variant::Variant::walk`] starts one for any family.
 
 use std::cell::OnceCell;
-use std::collections::HashMap;
 
 use crate::diagram::{ActionMark, PieceMark, Pieces};
 use crate::movement::Facing;
@@ -129,12 +128,17 @@ struct Here<R: Rules> {
 
 struct Picture {
     pieces: Pieces,
-    at: HashMap<String, usize>,
+    /// Indices into `pieces.pieces`, in the order of their cell names.
+    by_cell: Vec<usize>,
 }
 
 impl Picture {
     fn piece(&self, cell: &str) -> Option<&PieceMark> {
-        self.at.get(cell).map(|&i| &self.pieces.pieces[i])
+        let all = &self.pieces.pieces;
+        self.by_cell
+            .binary_search_by(|&i| all[i].cell.as_str().cmp(cell))
+            .ok()
+            .map(|k| &all[self.by_cell[k]])
     }
 
     /// The facing a player's pieces have at home: its drop facing where
@@ -177,13 +181,28 @@ impl<'r, R: Rules> Walker<'r, R> {
 }
 
 impl<R: Rules> Here<R> {
+    /// The same actions and texts, with nothing else computed yet.
+    fn fresh(&self) -> Here<R> {
+        Here {
+            actions: self.actions.clone(),
+            texts: self.texts.clone(),
+            board: (0..self.actions.len()).map(|_| OnceCell::new()).collect(),
+            position: self.position.clone(),
+            key: self.key.clone(),
+            in_check: self.in_check.clone(),
+            picture: OnceCell::new(),
+        }
+    }
+
     fn of(rules: &R, pos: &R::Position, legal: Vec<R::Action>) -> Here<R> {
         let mut pairs: Vec<(String, R::Action)> = rules
             .format_legal(pos, &legal)
             .into_iter()
             .zip(legal)
             .collect();
-        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        // Canonical texts are distinct, so an unstable sort gives the same
+        // order as a stable one, for less.
+        pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let n = pairs.len();
         let (texts, actions) = pairs.into_iter().unzip();
         Here {
@@ -200,13 +219,12 @@ impl<R: Rules> Here<R> {
 
 fn picture<R: Rules>(rules: &R, pos: &R::Position) -> Option<Picture> {
     let pieces = rules.drawing()?.pieces(pos);
-    let at = pieces
-        .pieces
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.cell.clone(), i))
-        .collect();
-    Some(Picture { pieces, at })
+    // An index rather than a map keyed by cell name: a picture is made for
+    // most positions of every game `seams fuzz` plays, and cloning every
+    // name into a map was most of its cost.
+    let mut by_cell: Vec<usize> = (0..pieces.pieces.len()).collect();
+    by_cell.sort_unstable_by(|&a, &b| pieces.pieces[a].cell.cmp(&pieces.pieces[b].cell));
+    Some(Picture { pieces, by_cell })
 }
 
 /// The cell name at the start of `text` (`e5`, `I:e5`, `c5.3`), without
@@ -442,7 +460,14 @@ impl<R: Rules> Walk for Walker<'_, R> {
     }
 
     fn peek(&self) -> Box<dyn Walk + '_> {
-        Box::new(Walker::new(self.rules, self.game.position().clone()))
+        // The same as a walk started from the position, without listing
+        // and writing its actions again (a hunt for perpetual checks peeks
+        // at thousands of positions).
+        Box::new(Walker {
+            rules: self.rules,
+            game: self.game.fresh(!self.here.actions.is_empty()),
+            here: self.here.fresh(),
+        })
     }
 
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {

@@ -65,6 +65,7 @@ impl ChessRules {
     }
 
     pub fn placement_text(&self, pos: &Position) -> String {
+        use std::fmt::Write;
         let b = self.geo.board();
         let mut out = String::new();
         for chart in 0..b.chart_count() as u8 {
@@ -82,7 +83,7 @@ impl ChessRules {
                         None => empty += 1,
                         Some(p) => {
                             if empty > 0 {
-                                out.push_str(&empty.to_string());
+                                let _ = write!(out, "{empty}");
                                 empty = 0;
                             }
                             out.push(p.letter());
@@ -99,7 +100,7 @@ impl ChessRules {
                     }
                 }
                 if empty > 0 {
-                    out.push_str(&empty.to_string());
+                    let _ = write!(out, "{empty}");
                 }
             }
         }

@@ -25,14 +25,25 @@ impl ShogiRules {
     /// Notation of one action, given the legal actions of the position.
     pub fn action_text_in(&self, legal: &[Action], action: &Action) -> String {
         match *action {
-            Action::Drop { kind, to } => format!("{}*{}", kind.letter(), self.cell_name(to)),
+            Action::Drop { kind, to } => {
+                let mut s = String::with_capacity(8);
+                s.push(kind.letter());
+                s.push('*');
+                s.push_str(self.cell_name(to));
+                s
+            }
             Action::Move {
                 from,
                 to,
                 promote,
                 facing,
             } => {
-                let mut s = format!("{}-{}", self.cell_name(from), self.cell_name(to));
+                // Pushed rather than formatted: every legal action of every
+                // position is written.
+                let mut s = String::with_capacity(12);
+                s.push_str(self.cell_name(from));
+                s.push('-');
+                s.push_str(self.cell_name(to));
                 let same_route = |a: &Action, p: Option<bool>| match *a {
                     Action::Move {
                         from: f,

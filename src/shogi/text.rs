@@ -44,43 +44,55 @@ impl ShogiRules {
 
     pub fn placement_text(&self, board: &[Option<Piece>]) -> String {
         let b = self.geo.board();
-        let mut sheets = vec![];
+        let mut out = String::new();
         for chart in 0..b.chart_count() as u8 {
-            let mut ranks = vec![];
+            if chart > 0 {
+                out.push('|');
+            }
             for y in (0..b.height()).rev() {
-                let mut s = String::new();
+                if y + 1 < b.height() {
+                    out.push('/');
+                }
                 let mut empty = 0;
                 for x in 0..b.width() {
                     let c = b.cell(Square { chart, x, y });
                     match board[c.index()] {
                         None => empty += 1,
                         Some(p) => {
-                            if empty > 0 {
-                                s += &empty.to_string();
-                                empty = 0;
-                            }
-                            s += &self.piece_text(p);
+                            push_count(&mut out, empty);
+                            empty = 0;
+                            self.push_piece_text(&mut out, p);
                         }
                     }
                 }
-                if empty > 0 {
-                    s += &empty.to_string();
-                }
-                ranks.push(s);
+                push_count(&mut out, empty);
             }
-            sheets.push(ranks.join("/"));
         }
-        sheets.join("|")
+        out
     }
 
     /// One piece: `+`, letter, and a facing mark when it faces against its
     /// owner's drop facing.
     pub fn piece_text(&self, p: Piece) -> String {
-        let mut s = p.text();
-        if p.has_facing() && p.facing != self.drop_facing[p.owner.index()] {
-            s.push(facing_mark(p.facing));
-        }
+        let mut s = String::new();
+        self.push_piece_text(&mut s, p);
         s
+    }
+
+    /// [`ShogiRules::piece_text`], written onto `out` (position texts are
+    /// made for every position of a game: they are its repetition keys).
+    fn push_piece_text(&self, out: &mut String, p: Piece) {
+        if p.promoted {
+            out.push('+');
+        }
+        let c = p.kind.letter();
+        out.push(match p.owner {
+            Player::First => c,
+            Player::Second => c.to_ascii_lowercase(),
+        });
+        if p.has_facing() && p.facing != self.drop_facing[p.owner.index()] {
+            out.push(facing_mark(p.facing));
+        }
     }
 
     /// Parses the one-line text (or, on `shogi-flat`, a USI SFEN).
@@ -339,4 +351,12 @@ fn read_hands(text: &str) -> Result<super::position::Hands, PositionError> {
         i += 1;
     }
     Ok(hands)
+}
+
+/// Writes a count of empty cells onto `out`, nothing for zero.
+fn push_count(out: &mut String, n: usize) {
+    if n > 0 {
+        use std::fmt::Write;
+        let _ = write!(out, "{n}");
+    }
 }

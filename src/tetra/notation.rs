@@ -21,24 +21,36 @@ fn fail(code: IllegalReason, message: impl Into<String>) -> ActionError {
 impl TetraRules {
     /// Canonical notation of an action.
     pub fn action_text(&self, pos: &Position, a: &TetraAction) -> String {
+        // Pushed piece by piece rather than formatted: every legal action
+        // of every position is written, and a position can have hundreds.
         let name = |c: CellId| self.board.cell_name(c);
+        let mut s = String::with_capacity(12);
         match *a {
             TetraAction::Move { from, to, change } => {
-                let suffix = match change {
-                    Change::None => String::new(),
-                    Change::Promote => "+".into(),
-                    Change::Switch => pos
-                        .piece_at(from)
-                        .and_then(|p| self.data.switches_with[p.kind.index()])
-                        .map(|k| format!("={}", self.data.letter_of(k)))
-                        .unwrap_or_default(),
-                };
-                format!("{}-{}{}", name(from), name(to), suffix)
+                s.push_str(name(from));
+                s.push('-');
+                s.push_str(name(to));
+                match change {
+                    Change::None => {}
+                    Change::Promote => s.push('+'),
+                    Change::Switch => {
+                        if let Some(k) = pos
+                            .piece_at(from)
+                            .and_then(|p| self.data.switches_with[p.kind.index()])
+                        {
+                            s.push('=');
+                            s.push(self.data.letter_of(k));
+                        }
+                    }
+                }
             }
             TetraAction::Drop { kind, to } => {
-                format!("{}*{}", self.data.letter_of(kind), name(to))
+                s.push(self.data.letter_of(kind));
+                s.push('*');
+                s.push_str(name(to));
             }
         }
+        s
     }
 
     fn cell(&self, text: &str) -> Result<CellId, ActionError> {

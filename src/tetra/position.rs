@@ -267,16 +267,21 @@ impl TetraRules {
     }
 
     pub(super) fn piece_text(&self, p: Piece) -> String {
+        let mut s = String::new();
+        self.push_piece_text(&mut s, p);
+        s
+    }
+
+    /// [`TetraRules::piece_text`], written onto `out`.
+    fn push_piece_text(&self, out: &mut String, p: Piece) {
         let l = self.data.letter_of(p.kind);
-        let l = match p.owner {
+        if p.promoted {
+            out.push('+');
+        }
+        out.push(match p.owner {
             Player::First => l,
             Player::Second => l.to_ascii_lowercase(),
-        };
-        if p.promoted {
-            format!("+{l}")
-        } else {
-            l.to_string()
-        }
+        });
     }
 
     /// The position text: ranks 1 to n separated by `/`, each rank's cells
@@ -294,17 +299,13 @@ impl TetraRules {
                 match pos.board[c.index()] {
                     None => empty += 1,
                     Some(p) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        out.push_str(&self.piece_text(p));
+                        push_count(&mut out, empty);
+                        empty = 0;
+                        self.push_piece_text(&mut out, p);
                     }
                 }
             }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
+            push_count(&mut out, empty);
         }
         out.push(' ');
         out.push(match pos.to_move {
@@ -312,7 +313,7 @@ impl TetraRules {
             Player::Second => 'b',
         });
         out.push(' ');
-        let mut hand = String::new();
+        let before = out.len();
         for p in [Player::First, Player::Second] {
             for &k in &self.data.kinds {
                 let n = pos.hands[p.index()][k.index()];
@@ -320,19 +321,18 @@ impl TetraRules {
                     continue;
                 }
                 if n > 1 {
-                    hand.push_str(&n.to_string());
+                    push_count(&mut out, n as usize);
                 }
                 let l = self.data.letter_of(k);
-                hand.push(match p {
+                out.push(match p {
                     Player::First => l,
                     Player::Second => l.to_ascii_lowercase(),
                 });
             }
         }
-        if hand.is_empty() {
-            hand.push('-');
+        if out.len() == before {
+            out.push('-');
         }
-        out.push_str(&hand);
         out
     }
 
@@ -457,5 +457,15 @@ impl TetraRules {
             }
         }
         Ok(setup)
+    }
+}
+
+/// Writes a count of empty cells (or pieces in hand) onto `out`, nothing
+/// for zero. Written in place because position texts are made for every
+/// position of a game (they are its repetition keys).
+fn push_count(out: &mut String, n: usize) {
+    if n > 0 {
+        use std::fmt::Write;
+        let _ = write!(out, "{n}");
     }
 }
