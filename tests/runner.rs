@@ -391,9 +391,9 @@ fn the_protocol_round_trips_every_command() {
         .collect();
     assert_eq!(replies.len(), requests.len());
     assert_eq!(replies[0]["ok"], true);
-    // The integer `1` of runners before protocol 1.0 is still served, and
-    // answered as 1.0.
-    assert_eq!(replies[0]["protocol"], "1.0");
+    // The integer `1` of runners before protocol 1.0 is still served; the
+    // reply names the version the engine speaks.
+    assert_eq!(replies[0]["protocol"], "1.1");
     assert_eq!(replies[0]["variants"][0]["name"], "race");
     // The family's own feature is declared after the basic capabilities.
     assert_eq!(
@@ -401,6 +401,7 @@ fn the_protocol_round_trips_every_command() {
         serde_json::json!([
             "geometry",
             "board-files",
+            "pipelining",
             "legal-actions",
             "perft",
             "play",

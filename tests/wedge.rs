@@ -248,7 +248,7 @@ fn the_handshake_needs_protocol_major_version_1() {
             "--engine",
             &engine("two.sh", r#""protocol":"2.0","#),
         ],
-        "its hello reply says protocol 2.0; this runner speaks protocol 1.0",
+        "its hello reply says protocol 2.0; this runner speaks protocol 1.1",
     );
     let later_minor = conform(&engine("one.sh", r#""protocol":"1.4","#), &[]);
     assert_eq!(later_minor.code, 0, "{}", later_minor.stderr);

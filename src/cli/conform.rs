@@ -482,7 +482,10 @@ pub fn engine(book: &Rulebook, a: EngineArgs) -> Result<ExitCode> {
     };
     let reference = Reference::new(lib, variants).named(name);
     let mut requests = CappedLines::new(std::io::stdin().lock(), MAX_REQUEST_BYTES);
-    let mut stdout = std::io::stdout().lock();
+    // Replies are held while more requests are already waiting (a runner
+    // that pipelines sends several at once) and flushed before waiting for
+    // input, so a runner that waits for each reply still gets it at once.
+    let mut stdout = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
     loop {
         // A line that cannot be a request still gets a reply (with a null
         // id), so a client is never left waiting and later requests are
@@ -495,7 +498,7 @@ pub fn engine(book: &Rulebook, a: EngineArgs) -> Result<ExitCode> {
                     format!("request too long: {n} bytes; at most {MAX_REQUEST_BYTES} are read"),
                 );
                 writeln!(stdout, "{reply}")?;
-                stdout.flush()?;
+                flush_unless_busy(&mut stdout, &requests)?;
                 continue;
             }
             Line::Text(bytes) => match String::from_utf8(bytes) {
@@ -509,7 +512,7 @@ pub fn engine(book: &Rulebook, a: EngineArgs) -> Result<ExitCode> {
                         ),
                     );
                     writeln!(stdout, "{reply}")?;
-                    stdout.flush()?;
+                    flush_unless_busy(&mut stdout, &requests)?;
                     continue;
                 }
             },
@@ -519,6 +522,9 @@ pub fn engine(book: &Rulebook, a: EngineArgs) -> Result<ExitCode> {
         }
         let reply = match a.fault {
             Some(f) if faulty_here(f, a.fault_on.as_deref(), &line) => {
+                // Replies held so far go out first: the fault is this
+                // request's alone.
+                stdout.flush()?;
                 match misbehave(f, &reference, &line) {
                     Some(reply) => reply,
                     None => return Ok(ExitCode::from(3)),
@@ -527,9 +533,23 @@ pub fn engine(book: &Rulebook, a: EngineArgs) -> Result<ExitCode> {
             _ => reference.handle_line(&line).to_string(),
         };
         writeln!(stdout, "{reply}")?;
-        stdout.flush()?;
+        flush_unless_busy(&mut stdout, &requests)?;
     }
+    stdout.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Flushes the replies written so far unless another request is already
+/// read and waiting to be answered.
+fn flush_unless_busy<R: std::io::Read>(
+    out: &mut impl Write,
+    requests: &CappedLines<R>,
+) -> std::io::Result<()> {
+    if requests.line_waiting() {
+        Ok(())
+    } else {
+        out.flush()
+    }
 }
 
 /// Whether `--fault` applies to this request line.

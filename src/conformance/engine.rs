@@ -57,19 +57,44 @@ pub trait Engine {
     }
     /// No reply is waited for past `deadline` (the run's time limit).
     fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
-    /// [`Engine::ask`], running `meanwhile` exactly once while the engine
-    /// works on the request, so that a caller with work of its own (the
-    /// reference's next move in `seams fuzz`) does it in parallel. An
-    /// engine in process runs it first.
-    fn ask_overlapped(
-        &mut self,
-        command: &Command,
-        meanwhile: &mut dyn FnMut(),
-    ) -> Result<Value, AskError> {
-        meanwhile();
-        self.ask(command)
+    /// Posts a command whose reply is [`Engine::collect`]ed later, in the
+    /// order posted, so that the caller can work (or post more) meanwhile.
+    /// An engine that declares `pipelining` gets the request at once; any
+    /// other is asked when the reply is collected.
+    fn post(&mut self, command: Command) -> Posted {
+        Posted {
+            command,
+            sent: None,
+        }
+    }
+    /// The reply to a [`Posted`] request. A request that could not be
+    /// written ahead, or went to an engine that has since been restarted,
+    /// is asked now.
+    fn collect(&mut self, posted: Posted) -> Result<Value, AskError> {
+        self.ask(&posted.command)
     }
 }
+
+/// A request [`Engine::post`]ed and not yet collected.
+#[derive(Debug)]
+pub struct Posted {
+    command: Command,
+    /// The id it was written with, when it was written ahead.
+    sent: Option<u64>,
+}
+
+/// The most request bytes written ahead and not yet answered. Below the
+/// smallest pipe buffer (64 KiB on Linux), so writing ahead never blocks:
+/// an engine busy writing a long reply cannot make the runner wait on a
+/// full input pipe while it does not read the reply.
+pub const MAX_AHEAD_BYTES: usize = 32 << 10;
+
+/// How many bytes of requests written ahead gather before they are sent.
+const FLUSH_BYTES: usize = 4 << 10;
+
+/// The capability by which an engine says it reads requests while earlier
+/// replies are still unread (protocol 1.1).
+pub const PIPELINING: &str = "pipelining";
 
 /// The engine could not be started or did not complete the handshake.
 #[derive(Debug, thiserror::Error)]
@@ -376,6 +401,14 @@ impl<R: std::io::Read> CappedLines<R> {
         }
     }
 
+    /// Whether a whole line is already read into the buffer, so that the
+    /// next [`CappedLines::next_line`] returns without waiting. An engine
+    /// may hold its replies while this holds, and must flush before it
+    /// waits.
+    pub fn line_waiting(&self) -> bool {
+        self.reader.buffer().contains(&b'\n')
+    }
+
     /// The next line. A last line without a newline still counts. On a
     /// blocking stream this waits for it.
     pub fn next_line(&mut self) -> Line {
@@ -512,11 +545,31 @@ struct Running {
     child: Child,
     stdin: ChildStdin,
     lines: Replies,
+    /// Requests written ahead and not yet answered: id, command name and
+    /// length in bytes, oldest first. They die with the process.
+    ahead: std::collections::VecDeque<(u64, &'static str, usize)>,
+    /// Requests written ahead but still held here, sent in one write once
+    /// [`FLUSH_BYTES`] gather or a reply to one of them is waited for: the
+    /// engine is then woken once per batch, not once per request.
+    unsent: Vec<u8>,
+    /// The newest id in `unsent` (0 when it is empty).
+    unsent_through: u64,
     /// Disconnects when the stderr reader has read everything.
     stderr_done: Receiver<()>,
 }
 
 impl Running {
+    /// Sends the requests held in `unsent`. A failed write is found when
+    /// a reply is read: the engine has closed its input, so it has exited
+    /// or will not answer.
+    fn send_unsent(&mut self) {
+        if !self.unsent.is_empty() {
+            let _ = self.stdin.write_all(&self.unsent);
+            self.unsent.clear();
+        }
+        self.unsent_through = 0;
+    }
+
     /// Kills the engine's whole process group (the engine and anything it
     /// started that kept the group), then reaps the engine.
     fn kill(mut self) {
@@ -600,6 +653,10 @@ pub struct Process {
     deadline: Option<std::time::Instant>,
     /// How many times the engine was started (1 after [`Process::start`]).
     pub starts: usize,
+    /// Replies read before their caller collected them, by id, oldest
+    /// first: read to make room in the pipe, or before a request asked
+    /// one at a time.
+    stash: std::collections::VecDeque<(u64, Result<Value, AskError>)>,
 }
 
 /// How a wait for a reply ended.
@@ -647,6 +704,7 @@ impl Process {
             consecutive_failures: 0,
             deadline: None,
             starts: 0,
+            stash: std::collections::VecDeque::new(),
         };
         p.hello = p.launch()?;
         Ok(p)
@@ -690,6 +748,9 @@ impl Process {
             child,
             stdin,
             lines,
+            ahead: std::collections::VecDeque::new(),
+            unsent: Vec::new(),
+            unsent_through: 0,
             stderr_done,
         });
         Ok(())
@@ -705,7 +766,7 @@ impl Process {
         let hello_cmd = Command::Hello {
             protocol: PROTOCOL_VERSION,
         };
-        let reply = match self.exchange(0, &hello_cmd, self.limits.hello_timeout, &mut || {}) {
+        let reply = match self.exchange(0, &hello_cmd, self.limits.hello_timeout) {
             Ok(r) => r,
             Err(e) => {
                 self.stop();
@@ -796,38 +857,39 @@ impl Process {
 
     /// One request and its reply; any failure other than `unsupported` or
     /// the engine's own error leaves the engine stopped.
-    /// `meanwhile` runs once the request is written (or could not be).
     fn exchange(
         &mut self,
         id: u64,
         command: &Command,
         timeout: Duration,
-        meanwhile: &mut dyn FnMut(),
     ) -> Result<Value, AskError> {
-        let mut line = serde_json::to_string(&Request {
-            id,
-            command: command.clone(),
-        })
-        .map_err(|e| AskError::failed(ErrorKind::Malformed, e.to_string()))?;
+        let line = request_line(id, command)?;
         let Some(r) = self.running.as_mut() else {
             return Err(AskError::failed(
                 ErrorKind::Crash,
                 "the engine is not running",
             ));
         };
-        // One write for the whole line: the pipe is not buffered, and a
-        // formatted write would cost a system call for the newline too.
-        line.push('\n');
         let sent = r
             .stdin
             .write_all(line.as_bytes())
             .and_then(|_| r.stdin.flush());
-        meanwhile();
-        let waited = match sent {
-            Ok(()) => Process::wait_reply(r, timeout),
-            Err(_) => Waited::Line(Line::Closed),
+        if sent.is_err() {
+            // The engine closed its input: it has exited or is about to.
+            return Err(self.crashed(command.name(), "closed its stdout"));
+        }
+        self.receive(id, command.name(), timeout)
+    }
+
+    /// Waits for the reply to request `id`, the oldest one unanswered.
+    fn receive(&mut self, id: u64, name: &str, timeout: Duration) -> Result<Value, AskError> {
+        let Some(r) = self.running.as_mut() else {
+            return Err(AskError::failed(
+                ErrorKind::Crash,
+                "the engine is not running",
+            ));
         };
-        let name = command.name();
+        let waited = Process::wait_reply(r, timeout);
         let result = match waited {
             Waited::Line(Line::Text(bytes)) => match String::from_utf8(bytes) {
                 Ok(reply) => read_reply(&reply, id, name),
@@ -869,6 +931,80 @@ impl Process {
             }
         }
         result
+    }
+
+    /// Writes `command` ahead of reading earlier replies, when the engine
+    /// declares `pipelining` and is running; the id it went with. Earlier
+    /// replies are read into the stash first while the bytes in flight
+    /// would pass [`MAX_AHEAD_BYTES`].
+    fn write_ahead(&mut self, command: &Command) -> Option<u64> {
+        if !self.hello.capabilities.iter().any(|c| c == PIPELINING) || self.is_dead() {
+            return None;
+        }
+        let id = self.next;
+        let line = request_line(id, command).ok()?;
+        loop {
+            let r = self.running.as_ref()?;
+            let in_flight: usize = r.ahead.iter().map(|&(_, _, n)| n).sum();
+            match r.ahead.front() {
+                Some(&(oldest, _, _)) if in_flight + line.len() > MAX_AHEAD_BYTES => {
+                    self.read_ahead_through(oldest)
+                }
+                _ => break,
+            }
+        }
+        let r = self.running.as_mut()?;
+        r.unsent.extend_from_slice(line.as_bytes());
+        r.unsent_through = id;
+        if r.unsent.len() >= FLUSH_BYTES {
+            r.send_unsent();
+        }
+        r.ahead.push_back((id, command.name(), line.len()));
+        self.next += 1;
+        Some(id)
+    }
+
+    /// Reads the replies to requests written ahead, up to and including
+    /// `id`, into the stash. A failure ends the engine, and with it the
+    /// requests written after the failed one.
+    fn read_ahead_through(&mut self, id: u64) {
+        loop {
+            let front = self.running.as_ref().and_then(|r| r.ahead.front().copied());
+            let Some((oldest, name, _)) = front.filter(|&(oldest, _, _)| oldest <= id) else {
+                return;
+            };
+            if let Some(r) = self.running.as_mut() {
+                r.ahead.pop_front();
+                if oldest <= r.unsent_through {
+                    r.send_unsent();
+                }
+            }
+            let timeout = self.reply_timeout();
+            let reply = self.receive(oldest, name, timeout);
+            self.stash.push_back((oldest, reply));
+        }
+    }
+
+    /// The time a reply is waited for: the reply timeout, cut short by the
+    /// run's deadline.
+    fn reply_timeout(&self) -> Duration {
+        match self.deadline {
+            None => self.limits.reply_timeout,
+            Some(d) => d
+                .saturating_duration_since(std::time::Instant::now())
+                .min(self.limits.reply_timeout),
+        }
+    }
+
+    /// Counts a failure toward the engine's death, or clears the count.
+    fn tally(&mut self, result: &Result<Value, AskError>) {
+        match result {
+            Err(AskError::Failed {
+                kind: ErrorKind::Crash | ErrorKind::Timeout,
+                ..
+            }) => self.consecutive_failures += 1,
+            _ => self.consecutive_failures = 0,
+        }
     }
 
     /// The engine ended or closed its stdout without replying: stop its
@@ -939,37 +1075,56 @@ impl Engine for Process {
     }
 
     fn ask(&mut self, command: &Command) -> Result<Value, AskError> {
-        self.request(command, &mut || {})
+        self.request(command)
     }
 
-    fn ask_overlapped(
-        &mut self,
-        command: &Command,
-        meanwhile: &mut dyn FnMut(),
-    ) -> Result<Value, AskError> {
-        // Whatever happens to the request, the caller's work is done once.
-        let mut done = false;
-        let result = self.request(command, &mut || {
-            if !done {
-                done = true;
-                meanwhile();
-            }
-        });
-        if !done {
-            meanwhile();
-        }
-        result
+    fn post(&mut self, command: Command) -> Posted {
+        let sent = self.write_ahead(&command);
+        Posted { command, sent }
     }
+
+    fn collect(&mut self, posted: Posted) -> Result<Value, AskError> {
+        let Some(id) = posted.sent else {
+            return self.ask(&posted.command);
+        };
+        self.read_ahead_through(id);
+        // Replies are collected in the order posted: any earlier one still
+        // here was given up by its caller.
+        self.stash.retain(|&(i, _)| i >= id);
+        match self.stash.pop_front() {
+            Some((i, result)) if i == id => {
+                self.tally(&result);
+                result
+            }
+            other => {
+                // Lost with an engine that failed on an earlier request:
+                // ask again.
+                if let Some(kept) = other {
+                    self.stash.push_front(kept);
+                }
+                self.ask(&posted.command)
+            }
+        }
+    }
+}
+
+/// A request as one protocol line, newline included: one write for the
+/// whole line, since the pipe is not buffered and a formatted write would
+/// cost a system call for the newline too.
+fn request_line(id: u64, command: &Command) -> Result<String, AskError> {
+    let mut line = serde_json::to_string(&Request {
+        id,
+        command: command.clone(),
+    })
+    .map_err(|e| AskError::failed(ErrorKind::Malformed, e.to_string()))?;
+    line.push('\n');
+    Ok(line)
 }
 
 impl Process {
     /// One request, restarting the engine first if it is not running;
     /// counts crashes and timeouts in a row.
-    fn request(
-        &mut self,
-        command: &Command,
-        meanwhile: &mut dyn FnMut(),
-    ) -> Result<Value, AskError> {
+    fn request(&mut self, command: &Command) -> Result<Value, AskError> {
         if self.is_dead() {
             return Err(AskError::failed(
                 ErrorKind::Crash,
@@ -992,22 +1147,17 @@ impl Process {
                 }
             }
         }
+        // Replies still on their way are kept for their callers.
+        self.read_ahead_through(u64::MAX);
+        if self.running.is_none() {
+            // Reading replies written ahead found the engine broken.
+            return self.request(command);
+        }
         let id = self.next;
         self.next += 1;
-        let timeout = match self.deadline {
-            None => self.limits.reply_timeout,
-            Some(d) => d
-                .saturating_duration_since(std::time::Instant::now())
-                .min(self.limits.reply_timeout),
-        };
-        let result = self.exchange(id, command, timeout, meanwhile);
-        match &result {
-            Err(AskError::Failed {
-                kind: ErrorKind::Crash | ErrorKind::Timeout,
-                ..
-            }) => self.consecutive_failures += 1,
-            _ => self.consecutive_failures = 0,
-        }
+        let timeout = self.reply_timeout();
+        let result = self.exchange(id, command, timeout);
+        self.tally(&result);
         result
     }
 }

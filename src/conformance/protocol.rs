@@ -38,7 +38,7 @@ pub struct ProtocolVersion {
 }
 
 /// The protocol version this crate speaks.
-pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion { major: 1, minor: 0 };
+pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion { major: 1, minor: 1 };
 
 impl ProtocolVersion {
     /// Reads `MAJOR.MINOR` (two runs of decimal digits joined by one dot).
@@ -415,7 +415,9 @@ mod tests {
     #[test]
     fn protocol_versions_read_strings_and_the_old_integer() {
         let read = |v: Value| serde_json::from_value::<ProtocolVersion>(v);
-        assert_eq!(read("1.0".into()).unwrap(), PROTOCOL_VERSION);
+        let one_zero = ProtocolVersion { major: 1, minor: 0 };
+        assert_eq!(read("1.0".into()).unwrap(), one_zero);
+        assert_eq!(read("1.1".into()).unwrap(), PROTOCOL_VERSION);
         assert_eq!(
             read("1.12".into()).unwrap(),
             ProtocolVersion {
@@ -423,11 +425,11 @@ mod tests {
                 minor: 12
             }
         );
-        assert_eq!(read(1.into()).unwrap(), PROTOCOL_VERSION);
+        assert_eq!(read(1.into()).unwrap(), one_zero);
         for bad in ["1", "1.", ".1", "1.0.0", "v1.0", "1.x", ""] {
             assert!(read(bad.into()).is_err(), "{bad}");
         }
         assert!(read(serde_json::json!(1.5)).is_err());
-        assert_eq!(serde_json::to_value(PROTOCOL_VERSION).unwrap(), "1.0");
+        assert_eq!(serde_json::to_value(PROTOCOL_VERSION).unwrap(), "1.1");
     }
 }

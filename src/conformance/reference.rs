@@ -76,7 +76,12 @@ impl<'a> Reference<'a> {
     }
 
     pub fn hello(&self) -> Hello {
-        let mut capabilities = vec!["geometry".to_string(), "board-files".to_string()];
+        // It reads requests while its replies are unread (protocol 1.1).
+        let mut capabilities = vec![
+            "geometry".to_string(),
+            "board-files".to_string(),
+            super::engine::PIPELINING.to_string(),
+        ];
         if !self.variants.is_empty() {
             capabilities.extend(RULES_CAPABILITIES.iter().map(|s| s.to_string()));
         }

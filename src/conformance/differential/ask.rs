@@ -121,22 +121,24 @@ pub enum Judged {
     Unsupported,
 }
 
-/// The reference's answer to one question, borrowed from the walk where
-/// it can be: it becomes JSON only when the engine disagrees.
-pub enum Expected<'w> {
-    Actions(&'w [String]),
-    Position(&'w str),
+/// The reference's answer to one question, kept until the engine's reply
+/// is judged (which may be some positions later); it becomes JSON only
+/// when the engine disagrees.
+#[derive(Clone, Debug)]
+pub enum Expected {
+    Actions(Vec<String>),
+    Position(String),
     Status {
-        position: &'w str,
+        position: String,
         to_move: crate::rules::Player,
         in_check: bool,
         result: Option<crate::rules::GameResult>,
     },
-    Key(&'w str),
+    Key(String),
     Divide(BTreeMap<String, u64>),
 }
 
-impl Expected<'_> {
+impl Expected {
     /// The answer as the protocol's reply would carry it.
     pub fn to_value(&self) -> Value {
         match self {
@@ -162,12 +164,12 @@ impl Expected<'_> {
 /// The reference's answer to `question` about the walk's current
 /// position; `alone` judges the position as a start (`status` asked with
 /// a position text), otherwise with the game's history.
-pub fn reference_answer(question: Question, walk: &dyn Walk, alone: bool) -> Expected<'_> {
+pub fn reference_answer(question: Question, walk: &dyn Walk, alone: bool) -> Expected {
     match question {
-        Question::LegalActions => Expected::Actions(walk.actions()),
-        Question::Apply => Expected::Position(walk.position()),
+        Question::LegalActions => Expected::Actions(walk.actions().to_vec()),
+        Question::Apply => Expected::Position(walk.position().to_string()),
         Question::Status => Expected::Status {
-            position: walk.position(),
+            position: walk.position().to_string(),
             to_move: walk.to_move(),
             in_check: walk.in_check(),
             result: if alone {
@@ -176,7 +178,7 @@ pub fn reference_answer(question: Question, walk: &dyn Walk, alone: bool) -> Exp
                 walk.result()
             },
         },
-        Question::Key => Expected::Key(walk.key()),
+        Question::Key => Expected::Key(walk.key().to_string()),
         Question::Perft => Expected::Divide(walk.divide(DIVIDE_DEPTH).into_iter().collect()),
     }
 }
@@ -209,20 +211,8 @@ pub fn ask(
     place: Place,
     reference: &Expected,
 ) -> Judged {
-    let reply = send(engine, variant, question, place, &mut || {});
+    let reply = engine.ask(&command(question, variant.name(), place));
     judge(variant, reference, reply)
-}
-
-/// Sends the question and runs `meanwhile` while the engine works on it;
-/// the reply is judged by [`judge`] once the reference's answer is known.
-pub fn send(
-    engine: &mut dyn Engine,
-    variant: &dyn Variant,
-    question: Question,
-    place: Place,
-    meanwhile: &mut dyn FnMut(),
-) -> Result<Value, AskError> {
-    engine.ask_overlapped(&command(question, variant.name(), place), meanwhile)
 }
 
 /// The key in a reply to `key`; `Err` holds the judged failure.

@@ -39,7 +39,7 @@ mod seed;
 mod shrink;
 pub mod thin;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -49,7 +49,7 @@ pub use ask::{Difference, Form, Question};
 pub use thin::Spot;
 
 use super::case::{Case, Place};
-use super::engine::Engine;
+use super::engine::{Engine, Posted};
 use super::expectations::KnownDifference;
 use super::protocol::Hello;
 use super::runner::OutcomeKind;
@@ -599,10 +599,12 @@ impl Path {
 }
 
 impl<'v> Game<'_, 'v> {
-    /// Plays one game. The reference's own work overlaps the engine's: the
-    /// thin spots are counted while the engine lists the legal actions, the
-    /// next action is chosen while it judges the status, and played while
-    /// it applies the action.
+    /// Plays one game. The reference plays ahead of the engine's replies:
+    /// each position's questions are posted with the reference's answers
+    /// kept beside them, and judged in the order posted once [`LAG`]
+    /// questions wait. An engine that declares `pipelining` thus works
+    /// while the reference plays on, and is woken once per batch rather
+    /// than once per question; any other is asked as each is judged.
     fn play(&mut self) -> Ended {
         let variant = self.state.variant;
         let name = variant.name().to_string();
@@ -624,6 +626,7 @@ impl<'v> Game<'_, 'v> {
             texts: vec![walk.position().to_string()],
             moves: Vec::new(),
         };
+        let mut pending = VecDeque::new();
         loop {
             if let Some(stop) = self.stop_requested() {
                 return Ended::Stopped(stop);
@@ -632,90 +635,142 @@ impl<'v> Game<'_, 'v> {
                 || walk.actions().is_empty()
                 || path.moves.len() >= self.opts.plies as usize;
             let here = path.here();
-            let whole: Found = (&path.start, &path.moves);
+            let plies = path.moves.len();
+            let before = pending.len();
+            let mut post = |game: &mut Self, q: Question, place: Place, form, asked| {
+                if let Some(posted) = game.post(q, place) {
+                    pending.push_back(Pending {
+                        q,
+                        posted,
+                        expected: ask::reference_answer(q, &*walk, form == Form::Text),
+                        form,
+                        asked,
+                        text: (q == Question::Key).then(|| walk.position().to_string()),
+                        closes: false,
+                    });
+                }
+            };
+            post(
+                self,
+                Question::LegalActions,
+                here.clone(),
+                Form::Text,
+                Asked::Plies(plies),
+            );
+            let (place, form, asked) = status_question(&*walk, &path, &mut asking);
+            post(self, Question::Status, place, form, asked);
+            post(
+                self,
+                Question::Key,
+                here.clone(),
+                Form::Text,
+                Asked::Plies(plies),
+            );
+            if self.state.asks(Question::Perft) && asking.one_in(DIVIDE_ONE_IN) {
+                post(self, Question::Perft, here, Form::Text, Asked::Plies(plies));
+            }
+            // The position counts as compared once its last question is
+            // judged the same.
+            let asked_any = pending.len() > before;
+            match pending.back_mut() {
+                Some(last) if asked_any => last.closes = true,
+                _ => self.state.positions += 1,
+            }
 
             let mut en_passant = Vec::new();
-            let (en_passant_on, castling) = (
-                self.state.en_passant && policy.en_passant_possible(),
-                self.state.castling,
-            );
-            // The counter leaves the state while the engine works.
-            let mut thin = std::mem::take(&mut self.state.thin);
-            let reply = self.maybe_send(Question::LegalActions, here.clone(), &mut || {
-                if en_passant_on {
-                    en_passant = en_passant_captures(&*walk);
-                }
-                thin.observe(&*walk, &en_passant, castling);
-            });
-            self.state.thin = thin;
-            if let Some(reply) = reply {
-                let reference = ask::reference_answer(Question::LegalActions, &*walk, true);
-                let judged = ask::judge(self.state.variant, &reference, reply);
-                if let Next::End(e) = self.after(judged, Question::LegalActions, Form::Text, &whole)
-                {
-                    return e;
-                }
+            if self.state.en_passant && policy.en_passant_possible() {
+                en_passant = en_passant_captures(&*walk);
             }
-
-            let mut choice = None;
-            if let Next::End(e) = self.ask_status(&*walk, &path, &mut asking, &mut || {
-                if !over {
-                    choice = Some(policy.choose(&*walk, &mut rng, &en_passant));
-                }
-            }) {
-                return e;
+            self.state
+                .thin
+                .observe(&*walk, &en_passant, self.state.castling);
+            if over {
+                return self
+                    .judge_all(&mut pending, &path, 0)
+                    .unwrap_or(Ended::Played);
             }
-            if let Some(reply) = self.maybe_send(Question::Key, here.clone(), &mut || {})
-                && let Next::End(e) = self.judge_key(&*walk, reply, &whole)
-            {
-                return e;
-            }
-            if self.state.asks(Question::Perft) && asking.one_in(DIVIDE_ONE_IN) {
-                let reference = ask::reference_answer(Question::Perft, &*walk, true);
-                let judged = self.ask(Question::Perft, here, &reference);
-                if let Next::End(e) = self.after(judged, Question::Perft, Form::Text, &whole) {
-                    return e;
-                }
-            }
-            self.state.positions += 1;
-            let Some(i) = choice.filter(|_| !over) else {
-                return Ended::Played;
-            };
+            let i = policy.choose(&*walk, &mut rng, &en_passant);
             path.moves.push(walk.actions()[i].clone());
-            let place = path.since(path.moves.len() - 1);
-            let reply = self.maybe_send(Question::Apply, place, &mut || walk.play(i));
+            walk.play(i);
             path.texts.push(walk.position().to_string());
-            if let Some(reply) = reply {
-                let reference = ask::reference_answer(Question::Apply, &*walk, true);
-                let judged = ask::judge(self.state.variant, &reference, reply);
-                let found: Found = (&path.start, &path.moves);
-                if let Next::End(e) = self.after(judged, Question::Apply, Form::Text, &found) {
-                    return e;
-                }
+            let place = path.since(path.moves.len() - 1);
+            if let Some(posted) = self.post(Question::Apply, place) {
+                pending.push_back(Pending {
+                    q: Question::Apply,
+                    posted,
+                    expected: ask::reference_answer(Question::Apply, &*walk, true),
+                    form: Form::Text,
+                    asked: Asked::Plies(path.moves.len()),
+                    text: None,
+                    closes: false,
+                });
+            }
+            if let Some(ended) = self.judge_all(&mut pending, &path, LAG) {
+                return ended;
             }
         }
     }
 
-    /// Sends `q` if the engine is asked it, running `meanwhile` while it
-    /// works; runs `meanwhile` alone otherwise.
-    fn maybe_send(
+    /// Judges the oldest pending questions until at most `keep` wait;
+    /// how the game ended, if a judgment ended it.
+    fn judge_all(
+        &mut self,
+        pending: &mut VecDeque<Pending>,
+        path: &Path,
+        keep: usize,
+    ) -> Option<Ended> {
+        while pending.len() > keep {
+            let p = pending.pop_front()?;
+            if let Next::End(e) = self.judge(p, path) {
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    /// Collects the reply to a pending question and judges it. A question
+    /// the engine has since answered `unsupported` is dropped unjudged, as
+    /// if it had not been asked (its reply, if sent, is never read).
+    fn judge(&mut self, p: Pending, path: &Path) -> Next {
+        if !self.state.asks(p.q) {
+            return Next::Go;
+        }
+        let reply = self.collect(p.q, p.posted);
+        let found: Found = match &p.asked {
+            Asked::Plies(n) => (&path.start, &path.moves[..*n]),
+            Asked::From(start, moves) => (start, moves),
+        };
+        let next = match (p.expected, p.text) {
+            (ask::Expected::Key(reference), Some(text)) => {
+                self.judge_key(&reference, &text, reply, &found)
+            }
+            (expected, _) => {
+                let judged = ask::judge(self.state.variant, &expected, reply);
+                self.after(judged, p.q, p.form, &found)
+            }
+        };
+        if p.closes && matches!(next, Next::Go) {
+            self.state.positions += 1;
+        }
+        next
+    }
+
+    /// Posts `q` if the engine is asked it.
+    fn post(&mut self, q: Question, place: Place) -> Option<Posted> {
+        self.state.asks(q).then(|| {
+            self.engine
+                .post(ask::command(q, self.state.variant.name(), place))
+        })
+    }
+
+    /// The reply to a posted question, counted as asked.
+    fn collect(
         &mut self,
         q: Question,
-        place: Place,
-        meanwhile: &mut dyn FnMut(),
-    ) -> Option<Result<serde_json::Value, crate::conformance::engine::AskError>> {
-        if !self.state.asks(q) {
-            meanwhile();
-            return None;
-        }
+        posted: Posted,
+    ) -> Result<serde_json::Value, crate::conformance::engine::AskError> {
         *self.state.asked.entry(q).or_default() += 1;
-        Some(ask::send(
-            self.engine,
-            self.state.variant,
-            q,
-            place,
-            meanwhile,
-        ))
+        self.engine.collect(posted)
     }
 
     /// The game's start: mostly the initial position; some thinned, some
@@ -796,63 +851,21 @@ impl<'v> Game<'_, 'v> {
 
     /// The status, with history where it matters: a repeated position
     /// from its first occurrence on, now and then the whole game.
-    fn ask_status(
-        &mut self,
-        walk: &dyn Walk,
-        path: &Path,
-        asking: &mut Rng,
-        meanwhile: &mut dyn FnMut(),
-    ) -> Next {
-        let from = if path.moves.is_empty() {
-            None
-        } else if asking.one_in(HISTORY_ONE_IN)
-            || (walk.result().is_some() && asking.one_in(END_HISTORY_ONE_IN))
-        {
-            Some(0)
-        } else if walk.occurrences() > 1 {
-            Some(walk.first_occurrence())
-        } else {
-            None
-        };
-        let (place, form) = match from {
-            Some(from) => (path.since(from), Form::Moves),
-            None => (path.here(), Form::Text),
-        };
-        // A finding is where the question was asked from.
-        let asked_from = from
-            .is_some()
-            .then(|| (place.position.clone(), place.moves.clone()));
-        let Some(reply) = self.maybe_send(Question::Status, place, meanwhile) else {
-            return Next::Go;
-        };
-        let reference = ask::reference_answer(Question::Status, walk, form == Form::Text);
-        let judged = ask::judge(self.state.variant, &reference, reply);
-        let found: Found = match &asked_from {
-            Some((start, moves)) => (start, moves),
-            None => (&path.start, &path.moves),
-        };
-        self.after(judged, Question::Status, form, &found)
-    }
-
-    fn ask(&mut self, q: Question, place: Place, reference: &ask::Expected) -> Judged {
-        *self.state.asked.entry(q).or_default() += 1;
-        ask::ask(self.engine, self.state.variant, q, place, reference)
-    }
-
-    /// Judges a key by how it groups this position with earlier ones.
+    /// Judges a key by how it groups this position (`reference` its key,
+    /// `text` its text) with earlier ones.
     fn judge_key(
         &mut self,
-        walk: &dyn Walk,
+        reference: &str,
+        text: &str,
         reply: Result<serde_json::Value, crate::conformance::engine::AskError>,
         whole: &Found,
     ) -> Next {
-        let reference = ask::reference_answer(Question::Key, walk, true);
-        let key = match ask::read_key(reply, &reference) {
+        let expected = ask::Expected::Key(reference.to_string());
+        let key = match ask::read_key(reply, &expected) {
             Ok(k) => k,
             Err(judged) => return self.after(judged, Question::Key, Form::Text, whole),
         };
-        let text = walk.position().to_string();
-        let Some(conflict) = self.state.keys.check(walk.key(), &key, &text) else {
+        let Some(conflict) = self.state.keys.check(reference, &key, text) else {
             return Next::Go;
         };
         let detail = if conflict.same {
@@ -873,12 +886,12 @@ impl<'v> Game<'_, 'v> {
             detail,
             missing: vec![],
             extra: vec![],
-            reference: serde_json::json!({ "key": walk.key() }),
+            reference: serde_json::json!({ "key": reference }),
             engine: serde_json::json!({ "key": key }),
         };
         let pair = KeyPair {
             a: conflict.other,
-            b: text,
+            b: text.to_string(),
             same: conflict.same,
         };
         self.found(Question::Key, Form::Text, whole, difference, Some(pair))
@@ -960,7 +973,7 @@ impl<'v> Game<'_, 'v> {
             question: q,
             form,
             start: (*start).clone(),
-            moves: (*moves).clone(),
+            moves: moves.to_vec(),
             difference,
             key_pair,
         })))
@@ -968,7 +981,62 @@ impl<'v> Game<'_, 'v> {
 }
 
 /// Where a finding is: the start and the actions played from it.
-type Found<'p> = (&'p Option<String>, &'p Vec<String>);
+type Found<'p> = (&'p Option<String>, &'p [String]);
+
+/// How many questions may wait to be judged while the reference plays on.
+/// Enough for an engine that declares `pipelining` to answer a dozen
+/// positions per wake-up; few enough that a finding is judged soon after
+/// it is asked.
+const LAG: usize = 48;
+
+/// A question posted and not yet judged, with what judging it needs.
+struct Pending {
+    q: Question,
+    posted: Posted,
+    /// The reference's answer, made when the question was posted.
+    expected: ask::Expected,
+    form: Form,
+    asked: Asked,
+    /// For `key`: the position's text, to show which positions a key
+    /// confuses.
+    text: Option<String>,
+    /// The last question about its position: judging it the same counts
+    /// the position as compared.
+    closes: bool,
+}
+
+/// What a question was asked after: the game's first so many actions, or
+/// a start and actions of its own (a status asked with history).
+enum Asked {
+    Plies(usize),
+    From(Option<String>, Vec<String>),
+}
+
+/// The status question: mostly about the position text; now and then, and
+/// whenever the position has occurred before, as the actions since the
+/// start or since its first occurrence, so that results that depend on
+/// history are asked where the engine can know them.
+fn status_question(walk: &dyn Walk, path: &Path, asking: &mut Rng) -> (Place, Form, Asked) {
+    let from = if path.moves.is_empty() {
+        None
+    } else if asking.one_in(HISTORY_ONE_IN)
+        || (walk.result().is_some() && asking.one_in(END_HISTORY_ONE_IN))
+    {
+        Some(0)
+    } else if walk.occurrences() > 1 {
+        Some(walk.first_occurrence())
+    } else {
+        None
+    };
+    match from {
+        Some(from) => {
+            let place = path.since(from);
+            let asked = Asked::From(place.position.clone(), place.moves.clone());
+            (place, Form::Moves, asked)
+        }
+        None => (path.here(), Form::Text, Asked::Plies(path.moves.len())),
+    }
+}
 
 /// The en-passant captures among the walk's legal actions.
 fn en_passant_captures(walk: &dyn Walk) -> Vec<(usize, EnPassant)> {
