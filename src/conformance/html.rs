@@ -233,7 +233,9 @@ fn string_set(json: &str) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
-const STYLE: &str = "\
+/// The style of the HTML reports, shared by `seams conform` and `seams
+/// fuzz` so that a failing case and a finding look alike.
+pub const STYLE: &str = "\
 body{font-family:system-ui,sans-serif;margin:2em;color:#222;background:#fff}\
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em}\
 table{border-collapse:collapse;margin:1em 0}\

@@ -196,15 +196,20 @@ impl Piece {
     /// `P`, `+p`, …
     pub fn text(self) -> String {
         let mut s = String::new();
+        self.push_text(&mut s);
+        s
+    }
+
+    /// [`Piece::text`], written onto `out`.
+    pub fn push_text(self, out: &mut String) {
         if self.promoted {
-            s.push('+');
+            out.push('+');
         }
         let c = self.kind.letter();
-        s.push(match self.owner {
+        out.push(match self.owner {
             Player::First => c,
             Player::Second => c.to_ascii_lowercase(),
         });
-        s
     }
 }
 

@@ -82,14 +82,7 @@ impl ShogiRules {
     /// [`ShogiRules::piece_text`], written onto `out` (position texts are
     /// made for every position of a game: they are its repetition keys).
     fn push_piece_text(&self, out: &mut String, p: Piece) {
-        if p.promoted {
-            out.push('+');
-        }
-        let c = p.kind.letter();
-        out.push(match p.owner {
-            Player::First => c,
-            Player::Second => c.to_ascii_lowercase(),
-        });
+        p.push_text(out);
         if p.has_facing() && p.facing != self.drop_facing[p.owner.index()] {
             out.push(facing_mark(p.facing));
         }

@@ -339,8 +339,9 @@ impl Report<'_> {
         let _ = write!(
             s,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-             <title>seams fuzz: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
-            esc(&self.engine.name)
+             <title>seams fuzz: {}</title>\n<style>{}</style>\n</head>\n<body>\n",
+            esc(&self.engine.name),
+            crate::conformance::html::STYLE
         );
         let class = if r.findings.is_empty() { "ok" } else { "bad" };
         let _ = writeln!(
@@ -375,7 +376,7 @@ impl Report<'_> {
             self.text_finding(&mut body, i, f);
             let _ = writeln!(
                 s,
-                "<section class=\"case\">\n<h3><span class=\"kind\">{}</span> finding {}: {} \
+                "<section class=\"case\">\n<h3><span class=\"kind k-fail\">{}</span> finding {}: {} \
                  {}</h3>\n<pre>{}</pre>",
                 esc(f.difference.kind.name()),
                 i + 1,
@@ -417,20 +418,6 @@ impl Report<'_> {
     }
 }
 
-const STYLE: &str = "\
-body{font-family:system-ui,sans-serif;margin:2em;color:#222;background:#fff}\
-h1{font-size:1.5em}table{border-collapse:collapse;margin:1em 0}\
-th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}\
-th:first-child,td:first-child{text-align:left}\
-.headline{font-size:1.1em;padding:.6em;border-radius:4px}\
-.ok{background:#e3f6e3}.bad{background:#fde2e2}\
-.case{border:1px solid #ddd;border-radius:6px;padding:1em;margin:1em 0}\
-.case h3{margin:0 0 .4em 0;font-size:1em;font-family:monospace}\
-.kind{display:inline-block;padding:0 .5em;border-radius:3px;color:#fff;font-weight:bold;\
-background:#c62828}\
-pre{background:#f6f6f6;padding:.6em;overflow-x:auto;white-space:pre-wrap}\
-figure{margin:.6em 1em .6em 0;display:inline-block;vertical-align:top}\
-figure svg{max-width:100%;height:auto;border:1px solid #eee}.meta{color:#555}";
 
 /// The finding's pictures (SVG and caption): a different answer drawn as
 /// the conformance report draws the case's failure, with the missing and

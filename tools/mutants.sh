@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The corpus's mutation score: cargo-mutants over the rules code, with the
+# conformance corpus (`cargo test --test corpus`) as the only test.
+#
+# A mutant the corpus does not catch is a wrong engine the corpus would
+# pass, so this measures what conformance/MUTANTS.md reports.
+#
+# Usage:
+#   tools/mutants.sh [--shard K/N] [--re REGEX] [--list] [--out DIR]
+#
+#   --shard K/N  test only the K-th of N equal shards (0-based, as
+#                cargo-mutants counts), so a full run can be split over
+#                several sittings on a small machine
+#   --re REGEX   only mutants whose name matches (for example a survivor
+#                listed in conformance/MUTANTS.md, to check its case)
+#   --list       list the mutants and stop (no build)
+#   --out DIR    where cargo-mutants writes mutants.out (default:
+#                target/mutants/<shard>)
+#
+# The mutated files are the rules code: topology, geometry, movement, the
+# shared rules and the four families. Pictures and audits are left out:
+# only the reference draws or audits, so no engine can share their bugs,
+# and the geometry mutants are the reference's own test engines.
+# About 2,200 mutants at one incremental build and one corpus run each
+# (about a minute on 2 cores): a full run needs many sittings, hence the
+# shards. Needs cargo-mutants (`cargo install --locked cargo-mutants`).
+#
+# Exit status: cargo-mutants' own (0 all caught, 2 some missed, 3 some
+# timed out, 4 the unmutated tree failed), or 2 for a usage error here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+shard=""
+re=""
+list=0
+out=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --shard) shard="${2:?--shard needs K/N}"; shift 2 ;;
+        --re) re="${2:?--re needs a regular expression}"; shift 2 ;;
+        --list) list=1; shift ;;
+        --out) out="${2:?--out needs a directory}"; shift 2 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "tools/mutants.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+if [ -n "$shard" ] && ! [[ "$shard" =~ ^[0-9]+/[1-9][0-9]*$ ]]; then
+    echo "tools/mutants.sh: --shard takes K/N, such as 0/40; got '$shard'" >&2
+    exit 2
+fi
+if ! cargo mutants --version >/dev/null 2>&1; then
+    echo "tools/mutants.sh: cargo-mutants is not installed: cargo install --locked cargo-mutants" >&2
+    exit 2
+fi
+
+args=(--no-shuffle)
+for f in src/topology/file.rs src/topology/mesh.rs src/topology/mod.rs src/topology/tetra.rs \
+    src/geometry.rs 'src/geometry/*.rs' src/movement.rs src/rules.rs \
+    'src/shogi/*.rs' 'src/chess/*.rs' 'src/kyoto/*.rs' 'src/tetra/*.rs'; do
+    args+=(--file "$f")
+done
+for f in '**/picture.rs' '**/audit.rs' src/geometry/mutant.rs; do
+    args+=(--exclude "$f")
+done
+[ -n "$re" ] && args+=(--re "$re")
+if [ "$list" = 1 ]; then
+    exec cargo mutants --list "${args[@]}"
+fi
+[ -n "$shard" ] && args+=(--shard "$shard")
+out="${out:-target/mutants/${shard//\//-of-}}"
+mkdir -p "$out"
+# The corpus is the only test; release builds keep each corpus run short.
+exec cargo mutants "${args[@]}" --output "$out" --cargo-arg=--release -- --test corpus
