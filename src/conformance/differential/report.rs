@@ -418,7 +418,6 @@ impl Report<'_> {
     }
 }
 
-
 /// The finding's pictures (SVG and caption): a different answer drawn as
 /// the conformance report draws the case's failure, with the missing and
 /// unexpected actions marked; an error drawn as the bare position.
