@@ -203,7 +203,7 @@ const RACE_CASES: &str = r#"{"cases": [
   "capabilities": ["play"],
   "provenance": {"kind": "derived", "reasoning": "the first player reaches 6"},
   "check": {"kind": "play", "variant": "race", "position": "4-0 a", "moves": ["+2"],
-            "expect": {"position": " 6-0  b", "in_check": false,
+            "expect": {"position": "6-0 b", "in_check": false,
                        "result": {"winner": "first", "reason": "no-legal-action"}}}},
  {"id": "race/keys", "title": "Transposed move orders give one key", "clauses": ["RACE-5"],
   "capabilities": ["keys"],
@@ -913,4 +913,40 @@ fn the_board_files_row_says_what_it_groups() {
     );
     // Named boards need no explanation.
     assert!(row("board:flat-8x8").ends_with("errors"), "{lines:?}");
+}
+
+/// The runner compares a `play` case's position as written and normalises
+/// only the engine's text, so every expected position in the corpus must
+/// be in the reference's canonical form.
+#[test]
+fn every_expected_position_is_canonical() {
+    use seams::conformance::case::{Check, PlayExpect};
+    use seams::variant::{At, Variant};
+    let corpus = seams::conformance::Corpus::builtin().expect("the corpus loads");
+    let mut checked = 0;
+    for (file, case) in &corpus.cases {
+        let Check::Play {
+            variant,
+            expect:
+                PlayExpect {
+                    position: Some(text),
+                    ..
+                },
+            ..
+        } = &case.check
+        else {
+            continue;
+        };
+        let v: &dyn Variant = seams::variant::find(variant).expect("a shipped variant");
+        let at = At {
+            position: Some(text),
+            moves: &[],
+        };
+        let (canonical, _) = v
+            .reached(&at)
+            .unwrap_or_else(|e| panic!("{file}: {}: {e}", case.id));
+        assert_eq!(canonical, text.trim(), "{file}: {}", case.id);
+        checked += 1;
+    }
+    assert!(checked > 50, "only {checked} expected positions");
 }

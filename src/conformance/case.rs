@@ -180,7 +180,8 @@ pub struct ActionExpect {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayExpect {
-    /// The position text, compared after normalising both sides.
+    /// The position text, in the reference's canonical form; compared as
+    /// written with the engine's text read and rewritten by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
