@@ -82,6 +82,17 @@ pub struct GameResult {
 /// rules say count, so it never contains counters or piece identities.
 pub type Key = String;
 
+/// Writes a count (a run of empty cells, pieces of a kind in hand) onto a
+/// position text, nothing for zero. Position texts are written for every
+/// position of a game (they are repetition keys in some families), so the
+/// count goes straight onto the text rather than through a new string.
+pub fn push_count(out: &mut String, n: usize) {
+    if n > 0 {
+        use std::fmt::Write;
+        let _ = write!(out, "{n}");
+    }
+}
+
 /// A rule family bound to one variant's data (board, setup, bands, …).
 pub trait Rules: Send + Sync {
     type Position: Clone + Eq + std::hash::Hash + fmt::Debug;

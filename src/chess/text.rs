@@ -31,7 +31,7 @@ use super::movegen::{Action, Special};
 use super::pieces::{Kind, Piece, Side, home_facing};
 use super::position::{CastlingRights, Position, Setup, Trace};
 use crate::movement::Facing;
-use crate::rules::{ActionError, IllegalReason, Player, PositionError};
+use crate::rules::{ActionError, IllegalReason, Player, PositionError, push_count};
 use crate::topology::{CellId, Dir, Square};
 
 fn perr(field: impl Into<String>, message: impl Into<String>) -> PositionError {
@@ -65,7 +65,6 @@ impl ChessRules {
     }
 
     pub fn placement_text(&self, pos: &Position) -> String {
-        use std::fmt::Write;
         let b = self.geo.board();
         let mut out = String::new();
         for chart in 0..b.chart_count() as u8 {
@@ -82,10 +81,8 @@ impl ChessRules {
                     match pos.board[c.index()] {
                         None => empty += 1,
                         Some(p) => {
-                            if empty > 0 {
-                                let _ = write!(out, "{empty}");
-                                empty = 0;
-                            }
+                            push_count(&mut out, empty);
+                            empty = 0;
                             out.push(p.letter());
                             if p.kind == Kind::Pawn {
                                 if p.facing != home_facing(p.owner) {
@@ -99,9 +96,7 @@ impl ChessRules {
                         }
                     }
                 }
-                if empty > 0 {
-                    let _ = write!(out, "{empty}");
-                }
+                push_count(&mut out, empty);
             }
         }
         out

@@ -12,7 +12,7 @@
 //! Hands are `-` or counted letters in the order R B G S N L P, A first.
 
 use crate::movement::Facing;
-use crate::rules::{Player, PositionError};
+use crate::rules::{Player, PositionError, push_count};
 use crate::topology::{CellId, Square};
 
 use super::ShogiRules;
@@ -344,12 +344,4 @@ fn read_hands(text: &str) -> Result<super::position::Hands, PositionError> {
         i += 1;
     }
     Ok(hands)
-}
-
-/// Writes a count of empty cells onto `out`, nothing for zero.
-fn push_count(out: &mut String, n: usize) {
-    if n > 0 {
-        use std::fmt::Write;
-        let _ = write!(out, "{n}");
-    }
 }

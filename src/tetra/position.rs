@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::rules::{Player, PositionError};
+use crate::rules::{Player, PositionError, push_count};
 use crate::topology::CellId;
 
 use super::TetraRules;
@@ -457,15 +457,5 @@ impl TetraRules {
             }
         }
         Ok(setup)
-    }
-}
-
-/// Writes a count of empty cells (or pieces in hand) onto `out`, nothing
-/// for zero. Written in place because position texts are made for every
-/// position of a game (they are its repetition keys).
-fn push_count(out: &mut String, n: usize) {
-    if n > 0 {
-        use std::fmt::Write;
-        let _ = write!(out, "{n}");
     }
 }
