@@ -30,6 +30,7 @@ pub mod opponent;
 pub mod quote;
 pub mod render;
 pub mod rules;
+pub mod serve;
 pub mod session;
 pub mod shogi;
 pub mod spec;

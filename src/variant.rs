@@ -268,6 +268,27 @@ pub trait Variant: Send + Sync {
         mover: Player,
         king_safety: bool,
     ) -> Result<Option<Vec<String>>, VariantError>;
+    /// Analysis mode with pictures: each action `mover` could take in the
+    /// position `at` reaches (king safety on or off, as
+    /// [`Variant::analysis_actions`]), with where it goes; `None` when the
+    /// family has no analysis mode.
+    fn analysis_marks(
+        &self,
+        at: &At,
+        mover: Player,
+        king_safety: bool,
+    ) -> Result<Option<Vec<(String, crate::diagram::ActionMark)>>, VariantError>;
+    /// Plays one analysis action (its canonical text, as
+    /// [`Variant::analysis_marks`] lists it) and returns the position text
+    /// it leads to, which is not checked: an experiment may leave a
+    /// position the rules refuse (a king taken), which the caller reports.
+    fn analysis_play(
+        &self,
+        at: &At,
+        mover: Player,
+        king_safety: bool,
+        action: &str,
+    ) -> Result<String, VariantError>;
     /// The opening audit of the position (see [`crate::audit`]); `plies`
     /// is checked by [`crate::audit::audit_variant`].
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError>;
@@ -429,6 +450,58 @@ impl<R: Rules> Variant for R {
         out.sort();
         out.dedup();
         Ok(Some(out))
+    }
+
+    fn analysis_marks(
+        &self,
+        at: &At,
+        mover: Player,
+        king_safety: bool,
+    ) -> Result<Option<Vec<(String, crate::diagram::ActionMark)>>, VariantError> {
+        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
+            variant: self.variant().to_string(),
+        })?;
+        let pos = reach(self, at)?;
+        let Some((seen, actions)) = Rules::analysis_actions(self, &pos, mover, king_safety) else {
+            return Ok(None);
+        };
+        let mut out: Vec<(String, crate::diagram::ActionMark)> = actions
+            .iter()
+            .map(|a| (self.format_action(&seen, a), draw.action_mark(&seen, a)))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out.dedup_by(|a, b| a.0 == b.0);
+        Ok(Some(out))
+    }
+
+    fn analysis_play(
+        &self,
+        at: &At,
+        mover: Player,
+        king_safety: bool,
+        action: &str,
+    ) -> Result<String, VariantError> {
+        let pos = reach(self, at)?;
+        let ply = at.moves.len() + 1;
+        let refused = |message: String| VariantError::Move {
+            ply,
+            text: action.to_string(),
+            error: ActionError {
+                code: IllegalReason::Unreachable,
+                message,
+            },
+        };
+        let Some((seen, actions)) = Rules::analysis_actions(self, &pos, mover, king_safety) else {
+            return Err(refused(format!("{} has no analysis mode", self.variant())));
+        };
+        // Matched by canonical text: the analysis list is what the player
+        // chose from, so nothing else needs reading.
+        let wanted = action.trim();
+        let chosen = actions
+            .iter()
+            .find(|a| self.format_action(&seen, a) == wanted)
+            .ok_or_else(|| refused("not an action of this analysis position".to_string()))?;
+        Ok(self.format_position(&self.apply(&seen, chosen)))
     }
 
     fn name(&self) -> &str {

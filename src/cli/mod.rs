@@ -23,6 +23,7 @@ mod render;
 mod rulebook;
 mod rules;
 mod schema;
+mod serve;
 mod spec;
 mod spec_report;
 
@@ -213,6 +214,27 @@ pub enum Command {
     ///   seams fuzz --engine "python3 adapter.py" --expect known.json
     #[command(verbatim_doc_comment)]
     Fuzz(fuzz::FuzzArgs),
+    /// Play, analyse and edit positions of every variant in the browser.
+    ///
+    /// Serves one page at http://127.0.0.1:PORT/ and prints its address:
+    /// games for two at one screen or against the practice opponent,
+    /// analysis (either army, king safety on or off, take-backs and
+    /// branches), a position editor checked by the reference, saved games
+    /// and position text. Everything is built into the binary; nothing is
+    /// fetched from the network. With --spec the app plays the edited
+    /// rules. Stop it with Ctrl-C.
+    ///
+    /// The server binds to 127.0.0.1 only. --host makes it reachable from
+    /// other machines, which anyone there can then use; it warns when it
+    /// does. Requests whose Host header is not the server's address, and
+    /// changes asked by pages of other origins, are refused.
+    ///
+    /// Examples:
+    ///   seams serve
+    ///   seams serve --port 8080
+    ///   seams --spec my-draft/ serve
+    #[command(verbatim_doc_comment)]
+    Serve(serve::ServeArgs),
 }
 
 /// Runs one command with the rules of `spec` (the built-in spec when
@@ -239,6 +261,7 @@ pub fn run(spec: Option<PathBuf>, command: Command) -> Result<ExitCode> {
         Command::Schema(a) => schema::run(a),
         Command::Bisect(a) => conform::bisect(&book, a),
         Command::Fuzz(a) => fuzz::fuzz(&book, a),
+        Command::Serve(a) => serve::serve(&book, a),
     }
 }
 

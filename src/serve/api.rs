@@ -1,0 +1,459 @@
+//! What the web app asks and what it is told, without any HTTP: each
+//! request body is a type here and each answer is built by a function over
+//! the reference's text interface ([`Variant`], [`crate::session`]), so the
+//! whole behaviour is testable in process and the server module is only
+//! routing and safety.
+//!
+//! The server keeps no games. A scored game travels as its start and its
+//! actions, and every request replays it through a [`crate::session`],
+//! which applies every ending (repetition, perpetual check, the move rule,
+//! bare kings) exactly as `seams play` does. Replaying costs far less than
+//! a player's thinking time and means a page can never disagree with the
+//! rules about the game it shows. Analysis travels as a position and who
+//! moves, one experiment at a time.
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagram::ActionMark;
+use crate::movement::Facing;
+use crate::opponent::{Budget, Settings};
+use crate::render::{self, Marks};
+use crate::rules::{GameResult, Player};
+use crate::variant::{At, MAX_MOVES, Record, RecordVerdict, Variant, VariantError};
+
+/// The most time the practice opponent thinks about one move.
+pub const OPPONENT_TIME: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// A request the app cannot answer, with the reason shown to the player.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ApiError {
+    #[error(transparent)]
+    Variant(#[from] VariantError),
+    /// An action of the game cannot be played; `ply` is 1-based.
+    #[error("move {ply} '{}' cannot be played: {message}", crate::quote::excerpt(.text))]
+    Move {
+        ply: usize,
+        text: String,
+        message: String,
+    },
+    #[error("{0}")]
+    Render(String),
+    /// A saved game the reference refuses, at its first bad ply.
+    #[error("the record is refused at ply {ply}: {message}")]
+    Record { ply: usize, message: String },
+    #[error("{0}")]
+    Request(String),
+}
+
+impl ApiError {
+    /// The ply a player should look at, where there is one.
+    pub fn ply(&self) -> Option<usize> {
+        match self {
+            ApiError::Move { ply, .. } | ApiError::Record { ply, .. } => Some(*ply),
+            ApiError::Variant(VariantError::Move { ply, .. }) => Some(*ply),
+            _ => None,
+        }
+    }
+}
+
+impl From<render::RenderError> for ApiError {
+    fn from(e: render::RenderError) -> ApiError {
+        ApiError::Render(e.to_string())
+    }
+}
+
+/// One variant in the app's menu.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantInfo {
+    pub name: String,
+    pub rules: String,
+    pub start: String,
+    /// Whether analysis can move either army and switch king safety off.
+    pub analysis: bool,
+}
+
+/// What the app offers: the variants and the opponent's levels.
+#[derive(Clone, Debug, Serialize)]
+pub struct Menu {
+    pub variants: Vec<VariantInfo>,
+    /// The strongest level of the practice opponent (0 plays at random).
+    pub max_level: u8,
+}
+
+/// The variants of the rules in force.
+pub fn menu(vs: &[&dyn Variant]) -> Menu {
+    Menu {
+        variants: variants(vs),
+        max_level: crate::opponent::MAX_LEVEL,
+    }
+}
+
+fn variants(vs: &[&dyn Variant]) -> Vec<VariantInfo> {
+    vs.iter()
+        .map(|v| VariantInfo {
+            name: v.name().to_string(),
+            rules: v.rules_version().to_string(),
+            start: v.start_position(),
+            analysis: v
+                .analysis_actions(&At::default(), Player::First, true)
+                .is_ok_and(|a| a.is_some()),
+        })
+        .collect()
+}
+
+/// A scored game: its start (the initial position when absent) and every
+/// action so far, `resign` and `draw` included.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameRequest {
+    pub variant: String,
+    #[serde(default)]
+    pub start: Option<String>,
+    #[serde(default)]
+    pub actions: Vec<String>,
+}
+
+/// An action the player can choose, placed on the board.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MoveView {
+    /// The canonical text, which the app sends back to play it.
+    pub text: String,
+    /// The origin cell; absent for a drop.
+    pub from: Option<String>,
+    pub to: String,
+    /// The dropped kind's label.
+    pub drop: Option<String>,
+    pub promote: bool,
+    /// The mover's facing on arrival, where two outcomes can differ in it.
+    pub facing: Option<Facing>,
+}
+
+impl MoveView {
+    fn new(text: String, m: ActionMark) -> MoveView {
+        MoveView {
+            text,
+            from: m.from,
+            to: m.to,
+            drop: m.drop,
+            promote: m.promote,
+            facing: m.facing,
+        }
+    }
+}
+
+/// A piece on the board.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PieceView {
+    pub cell: String,
+    pub owner: Player,
+    /// The kind as the notation writes it.
+    pub label: String,
+    pub promoted: bool,
+    /// Its facing, where the board can reverse it.
+    pub facing: Option<Facing>,
+}
+
+/// Pieces of one kind in a hand.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct HandView {
+    pub label: String,
+    pub count: u32,
+}
+
+/// Everything the page shows about one position.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardView {
+    pub variant: String,
+    pub rules: String,
+    /// The position as text (FEN or SFEN on the flat controls).
+    pub position: String,
+    pub to_move: Player,
+    /// The rules' own names of the two players, first player first.
+    pub names: [String; 2],
+    pub in_check: bool,
+    /// Every piece on the board.
+    pub pieces: Vec<PieceView>,
+    /// The board, as `seams render` draws it.
+    pub svg: String,
+    /// What each side holds in hand.
+    pub hands: [Vec<HandView>; 2],
+    /// The actions the player may choose here, sorted by text.
+    pub moves: Vec<MoveView>,
+}
+
+/// A scored game as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    #[serde(flatten)]
+    pub board: BoardView,
+    /// Every action so far, in the family's notation.
+    pub actions: Vec<String>,
+    pub result: Option<ResultView>,
+    /// How often the current position has occurred.
+    pub occurrences: u32,
+    /// The game as a record, ready to save.
+    pub record: Record,
+}
+
+/// A finished game, with a sentence for the player.
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultView {
+    #[serde(flatten)]
+    pub result: GameResult,
+    pub text: String,
+}
+
+fn result_view(r: GameResult, names: &[String; 2]) -> ResultView {
+    let reason = r.reason.to_string().replace('-', " ");
+    let text = match r.winner {
+        Some(p) => format!("{} wins by {reason}", names[p.index()]),
+        None => format!("drawn by {reason}"),
+    };
+    ResultView { result: r, text }
+}
+
+/// The board view of the position `at` reaches, with `moves` to offer.
+fn board_view(v: &dyn Variant, at: &At, moves: Vec<MoveView>) -> Result<BoardView, ApiError> {
+    let d = v.diagram(at)?;
+    let svg = render::render_svg(v, at, &Marks::default())?;
+    let hands = |p: Player| {
+        d.sides[p.index()]
+            .hand
+            .iter()
+            .map(|h| HandView {
+                label: h.label.clone(),
+                count: h.count,
+            })
+            .collect()
+    };
+    Ok(BoardView {
+        variant: v.name().to_string(),
+        rules: v.rules_version().to_string(),
+        position: v.reached(at)?.0,
+        to_move: d.to_move,
+        names: [d.sides[0].name.clone(), d.sides[1].name.clone()],
+        in_check: d.in_check,
+        pieces: d
+            .pieces
+            .iter()
+            .map(|p| PieceView {
+                cell: p.cell.clone(),
+                owner: p.owner,
+                label: p.label.clone(),
+                promoted: p.promoted,
+                facing: p.facing,
+            })
+            .collect(),
+        svg,
+        hands: [hands(Player::First), hands(Player::Second)],
+        moves,
+    })
+}
+
+/// Refuses a game longer than any other command takes.
+fn check_length(actions: &[String]) -> Result<(), ApiError> {
+    if actions.len() > MAX_MOVES {
+        return Err(VariantError::TooManyMoves {
+            count: actions.len(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Replays a scored game and shows where it stands.
+pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
+    check_length(&req.actions)?;
+    let mut s = v.session(req.start.as_deref())?;
+    for (i, text) in req.actions.iter().enumerate() {
+        s.play(text).map_err(|e| ApiError::Move {
+            ply: i + 1,
+            text: text.clone(),
+            message: e.message,
+        })?;
+    }
+    let status = s.status();
+    let legal = s.legal_actions();
+    let at = At {
+        position: Some(&status.position),
+        moves: &[],
+    };
+    let marks = v.action_marks(&at, &legal)?;
+    let moves = legal
+        .into_iter()
+        .zip(marks)
+        .filter_map(|(text, m)| m.ok().map(|m| MoveView::new(text, m)))
+        .collect();
+    let board = board_view(v, &at, moves)?;
+    let result = status.result.map(|r| result_view(r, &board.names));
+    Ok(GameView {
+        actions: s.actions().to_vec(),
+        result,
+        occurrences: status.occurrences,
+        record: s.record(),
+        board,
+    })
+}
+
+/// A saved game to load: the record as `seams play --record` writes it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadRequest {
+    pub record: serde_json::Value,
+}
+
+/// Checks a saved game as `seams record verify` does and, when the
+/// reference accepts it, shows it as a game to go on with. A refused
+/// record names its first inconsistent ply and why.
+pub fn load(vs: &[&dyn Variant], req: &LoadRequest) -> Result<GameView, ApiError> {
+    let record: Record = serde_json::from_value(req.record.clone())
+        .map_err(|e| ApiError::Request(format!("not a game record: {e}")))?;
+    let v = crate::variant::find_in(vs, &record.variant)?;
+    if let RecordVerdict::Rejected { ply, message, .. } = v.verify_record(&record) {
+        return Err(ApiError::Record { ply, message });
+    }
+    let start = match &record.start {
+        crate::variant::RecordStart::Initial => None,
+        crate::variant::RecordStart::Edited { position } => Some(position.clone()),
+    };
+    game(
+        v,
+        &GameRequest {
+            variant: record.variant.clone(),
+            start,
+            actions: record.actions.clone(),
+        },
+    )
+}
+
+/// The practice opponent's move in a scored game.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpponentRequest {
+    #[serde(flatten)]
+    pub game: GameRequest,
+    /// 0 (random) to the strongest level.
+    pub level: u8,
+    /// Breaks ties, so a game can be replayed.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// The opponent's answer: the action it plays (none when the game is over
+/// or it has no legal action), and whether it would accept a draw.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpponentView {
+    pub action: Option<String>,
+    /// The opponent accepts a draw offer when it does not expect to win
+    /// (its search scores the position at most level for itself).
+    pub accepts_draw: bool,
+}
+
+/// Asks the practice opponent, within [`OPPONENT_TIME`].
+pub fn opponent(
+    v: &dyn Variant,
+    req: &OpponentRequest,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<OpponentView, ApiError> {
+    check_length(&req.game.actions)?;
+    let settings = Settings::new(req.level, Budget::Time(OPPONENT_TIME), req.seed)
+        .map_err(|e| ApiError::Request(e.to_string()))?;
+    let mut s = v.session(req.game.start.as_deref())?;
+    for (i, text) in req.game.actions.iter().enumerate() {
+        s.play(text).map_err(|e| ApiError::Move {
+            ply: i + 1,
+            text: text.clone(),
+            message: e.message,
+        })?;
+    }
+    let choice = s.opponent_choice(&settings, stop);
+    Ok(OpponentView {
+        accepts_draw: choice.as_ref().is_some_and(|c| c.score <= 0),
+        action: choice.map(|c| c.action),
+    })
+}
+
+/// A position under analysis: who moves in the experiment and whether
+/// king safety is kept.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisRequest {
+    pub variant: String,
+    pub position: String,
+    pub mover: Player,
+    pub king_safety: bool,
+    /// An action to play first (canonical text from the previous answer).
+    #[serde(default)]
+    pub action: Option<String>,
+}
+
+/// The analysis board: always labelled as an experiment.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalysisView {
+    #[serde(flatten)]
+    pub board: BoardView,
+    pub mover: Player,
+    pub king_safety: bool,
+    /// Always true: nothing here is a move of a scored game.
+    pub experiment: bool,
+}
+
+/// Plays `req.action` (when given) as an experiment, then lists what
+/// `req.mover` may try next. A position the rules refuse (a king taken
+/// with king safety off) is an error naming why, so the line stops there.
+pub fn analysis(v: &dyn Variant, req: &AnalysisRequest) -> Result<AnalysisView, ApiError> {
+    let mut position = req.position.clone();
+    let mut mover = req.mover;
+    if let Some(action) = &req.action {
+        let at = At {
+            position: Some(&position),
+            moves: &[],
+        };
+        let next = v.analysis_play(&at, req.mover, req.king_safety, action)?;
+        v.reached(&At {
+            position: Some(&next),
+            moves: &[],
+        })
+        .map_err(|e| {
+            ApiError::Request(format!(
+                "the experiment leads to a position the rules refuse: {e}"
+            ))
+        })?;
+        position = next;
+        mover = mover.other();
+    }
+    let at = At {
+        position: Some(&position),
+        moves: &[],
+    };
+    let moves = v
+        .analysis_marks(&at, mover, req.king_safety)?
+        .ok_or_else(|| ApiError::Request(format!("{} has no analysis mode", v.name())))?
+        .into_iter()
+        .map(|(text, m)| MoveView::new(text, m))
+        .collect();
+    Ok(AnalysisView {
+        board: board_view(v, &at, moves)?,
+        mover,
+        king_safety: req.king_safety,
+        experiment: true,
+    })
+}
+
+/// A position text to import (FEN or SFEN on the flat controls).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionRequest {
+    pub variant: String,
+    pub position: String,
+}
+
+/// Reads a position text as the reference does: its canonical text, or
+/// the reference's exact error.
+pub fn import(v: &dyn Variant, req: &PositionRequest) -> Result<String, ApiError> {
+    Ok(v.reached(&At {
+        position: Some(&req.position),
+        moves: &[],
+    })?
+    .0)
+}

@@ -1,0 +1,663 @@
+// The seams web app: one page over the server's JSON API.
+//
+// The server keeps no games. A scored game here is its start and its
+// actions; every change asks the server to replay them, so the page shows
+// only what the reference says. Analysis keeps a tree of positions in the
+// page, each reached by one experiment the server played.
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  menu: null,          // { variants, max_level }
+  variant: null,       // name
+  mode: "two",         // two | opponent | analysis | editor
+  start: null,         // edited start position text, or null for the initial one
+  actions: [],         // the scored game's actions
+  view: null,          // the server's last view of the board
+  selected: null,      // { cell } or { drop: label }
+  flipped: false,
+  drawOffer: null,     // the player who offered a draw, in a game for two
+  analysis: null,      // { nodes: [{position, parent, action, children}], at }
+  editor: null,        // { position, token }
+  busy: false,
+};
+
+// ---- talking to the server ------------------------------------------------
+
+async function api(path, body) {
+  const init = body === undefined
+    ? {}
+    : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const res = await fetch(path, init);
+  const data = await res.json().catch(() => ({ error: `answer ${res.status} is not JSON` }));
+  if (!res.ok) {
+    const err = new Error(data.error || `request failed (${res.status})`);
+    err.ply = data.ply;
+    throw err;
+  }
+  return data;
+}
+
+function showError(message) {
+  const e = $("error");
+  e.textContent = message || "";
+  e.hidden = !message;
+}
+
+async function guarded(work) {
+  if (state.busy) return;
+  state.busy = true;
+  document.body.classList.add("busy");
+  try {
+    showError("");
+    await work();
+  } catch (err) {
+    showError(err.ply ? `${err.message} (ply ${err.ply})` : err.message);
+  } finally {
+    state.busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+// ---- the board ------------------------------------------------------------
+
+// The cell shapes of the drawn board, by canonical cell name.
+function cellShapes() {
+  const shapes = new Map();
+  for (const el of $("board").querySelectorAll("[data-cell]")) {
+    if (!el.closest("[data-mark]")) shapes.set(el.dataset.cell, el);
+  }
+  return shapes;
+}
+
+function svgEl(name, attrs) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+function facingArrow(f) {
+  return f === "up" ? "▲" : f === "down" ? "▼" : "";
+}
+
+// The actions the selection can make, grouped by destination.
+function selectedMoves() {
+  const sel = state.selected;
+  if (!sel || !state.view) return [];
+  return state.view.moves.filter((m) =>
+    sel.drop !== undefined ? m.drop === sel.drop && !m.from : m.from === sel.cell);
+}
+
+function drawBoard() {
+  const board = $("board");
+  board.innerHTML = state.view ? state.view.svg : "";
+  const svg = board.querySelector("svg");
+  if (!svg) return;
+  svg.classList.toggle("flipped", state.flipped);
+  const shapes = cellShapes();
+  const marks = svgEl("g", { id: "app-marks", "pointer-events": "none" });
+  const occupied = new Set(pieceCells());
+  if (state.view.in_check) {
+    for (const cell of state.view.check_cells || []) {
+      const s = shapes.get(cell);
+      if (s) marks.append(ring(s.getBBox(), "#d62020", "check"));
+    }
+  }
+  if (state.selected && state.selected.cell) {
+    const s = shapes.get(state.selected.cell);
+    if (s) marks.append(ring(s.getBBox(), "#e0a000", "selected"));
+  }
+  const byCell = new Map();
+  for (const m of selectedMoves()) {
+    if (!byCell.has(m.to)) byCell.set(m.to, []);
+    byCell.get(m.to).push(m);
+  }
+  for (const [cell, moves] of byCell) {
+    const s = shapes.get(cell);
+    if (!s) continue;
+    const b = s.getBBox();
+    const cx = b.x + b.width / 2, cy = b.y + b.height / 2;
+    const r = Math.min(b.width, b.height);
+    const g = svgEl("g", { "data-dest": cell });
+    if (occupied.has(cell)) {
+      g.append(svgEl("circle", { cx, cy, r: r * 0.42, fill: "none", stroke: "#1e9e45", "stroke-width": r * 0.08 }));
+    } else {
+      g.append(svgEl("circle", { cx, cy, r: r * 0.16, fill: "#1e9e45", "fill-opacity": 0.8 }));
+    }
+    const facings = [...new Set(moves.map((m) => m.facing).filter(Boolean))];
+    if (facings.length > 0) {
+      const t = svgEl("text", { x: cx, y: b.y + r * 0.28, "text-anchor": "middle", "font-size": r * 0.26, fill: "#1e9e45" });
+      t.textContent = facings.map(facingArrow).join("");
+      g.append(t);
+    }
+    marks.append(g);
+  }
+  svg.append(marks);
+}
+
+function ring(b, colour, name) {
+  const r = Math.min(b.width, b.height);
+  return svgEl("rect", {
+    x: b.x + r * 0.04, y: b.y + r * 0.04, width: b.width - r * 0.08, height: b.height - r * 0.08,
+    fill: "none", stroke: colour, "stroke-width": r * 0.08, "data-app-mark": name,
+  });
+}
+
+// Cells with a piece on them.
+function pieceCells() {
+  return state.view ? state.view.pieces.map((p) => p.cell) : [];
+}
+
+function cellAt(event) {
+  const el = event.target.closest && event.target.closest("[data-cell]");
+  return el && !el.closest("#app-marks") ? el.dataset.cell : null;
+}
+
+function movesFrom(cell) {
+  return (state.view ? state.view.moves : []).filter((m) => m.from === cell);
+}
+
+// A click on a cell: select a piece that can move, or move the selection.
+function clickCell(cell) {
+  if (state.mode === "editor") return editCell(cell);
+  if (!state.view || state.busy) return;
+  const targets = selectedMoves().filter((m) => m.to === cell);
+  if (targets.length > 0) return choose(targets);
+  state.selected = movesFrom(cell).length > 0 ? { cell } : null;
+  drawBoard();
+}
+
+// Plays one of `moves` (all to one destination), asking when they differ.
+function choose(moves) {
+  if (moves.length === 1) return play(moves[0].text);
+  const box = $("choice");
+  const buttons = $("choice-buttons");
+  buttons.innerHTML = "";
+  for (const m of moves) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.action = m.text;
+    const parts = [m.text];
+    if (m.promote) parts.push("promotes");
+    else if (moves.some((o) => o.promote)) parts.push("does not promote");
+    if (m.facing) parts.push(`faces ${m.facing} ${facingArrow(m.facing)}`);
+    b.textContent = parts.join(" — ");
+    b.addEventListener("click", () => { box.hidden = true; play(m.text); });
+    buttons.append(b);
+  }
+  box.hidden = false;
+}
+
+// ---- drag: press on a piece, release on a destination ----------------------
+
+let pressed = null;
+
+function pointerDown(event) {
+  const cell = cellAt(event);
+  if (!cell || state.mode === "editor") return;
+  pressed = cell;
+  if (movesFrom(cell).length > 0 && !(state.selected && selectedMoves().some((m) => m.to === cell))) {
+    state.selected = { cell };
+    drawBoard();
+  }
+}
+
+function pointerUp(event) {
+  const from = pressed;
+  pressed = null;
+  const cell = cellAt(event);
+  if (!cell) return;
+  if (state.mode === "editor") return editCell(cell);
+  if (from && from !== cell && state.selected && state.selected.cell === from) {
+    const targets = selectedMoves().filter((m) => m.to === cell);
+    if (targets.length > 0) return choose(targets);
+  }
+  if (from === cell) clickCell(cell);
+}
+
+// ---- scored games -----------------------------------------------------------
+
+async function refreshGame() {
+  const view = await api("/api/game", { variant: state.variant, start: state.start, actions: state.actions });
+  state.view = view;
+  state.selected = null;
+  show();
+}
+
+function opponentSide() { return $("opponent-side").value; }
+
+async function play(text) {
+  if (state.mode === "analysis") return guarded(() => analysisStep(text));
+  await guarded(async () => {
+    state.actions.push(text);
+    try {
+      await refreshGame();
+    } catch (err) {
+      state.actions.pop();
+      throw err;
+    }
+    state.drawOffer = null;
+    await opponentTurn();
+  });
+}
+
+async function opponentTurn() {
+  if (state.mode !== "opponent" || !state.view || state.view.result) return;
+  if (state.view.to_move !== opponentSide()) return;
+  $("status").textContent = "The practice opponent is thinking…";
+  const answer = await api("/api/opponent", {
+    variant: state.variant, start: state.start, actions: state.actions,
+    level: Number($("opponent-level").value), seed: state.actions.length,
+  });
+  if (answer.action) {
+    state.actions.push(answer.action);
+    await refreshGame();
+  }
+}
+
+async function newGame(start) {
+  state.start = start === undefined ? null : start;
+  state.actions = [];
+  state.drawOffer = null;
+  state.analysis = null;
+  if (state.mode === "analysis" || state.mode === "editor") setMode("two");
+  await refreshGame();
+  await opponentTurn();
+}
+
+async function undo() {
+  await guarded(async () => {
+    if (state.actions.length === 0) return;
+    state.actions.pop();
+    // Against the opponent, take back its answer too, so it is the
+    // player's turn again.
+    if (state.mode === "opponent" && state.actions.length > 0) {
+      const view = await api("/api/game", { variant: state.variant, start: state.start, actions: state.actions });
+      if (view.to_move === opponentSide()) state.actions.pop();
+    }
+    await refreshGame();
+  });
+}
+
+async function offerDraw() {
+  if (!state.view || state.view.result) return;
+  if (state.mode === "opponent") {
+    await guarded(async () => {
+      const answer = await api("/api/opponent", {
+        variant: state.variant, start: state.start, actions: state.actions,
+        level: Number($("opponent-level").value), seed: state.actions.length,
+      });
+      if (answer.accepts_draw) {
+        state.actions.push("draw");
+        await refreshGame();
+      } else {
+        showError("The practice opponent declines the draw.");
+      }
+    });
+    return;
+  }
+  state.drawOffer = state.view.to_move;
+  show();
+}
+
+// ---- analysis ---------------------------------------------------------------
+
+async function startAnalysis(position) {
+  state.analysis = { nodes: [{ position, parent: null, action: null, children: [] }], at: 0 };
+  setMode("analysis");
+  await guarded(() => analysisShow());
+}
+
+function analysisNode() { return state.analysis.nodes[state.analysis.at]; }
+
+async function analysisShow(action) {
+  const node = analysisNode();
+  const view = await api("/api/analysis", {
+    variant: state.variant, position: node.position,
+    mover: $("mover").value, king_safety: $("king-safety").checked,
+    ...(action ? { action } : {}),
+  });
+  return view;
+}
+
+async function analysisStep(text) {
+  const node = analysisNode();
+  const existing = node.children.find((i) => state.analysis.nodes[i].action === text);
+  const view = await analysisShow(text);
+  if (existing !== undefined) {
+    state.analysis.at = existing;
+  } else {
+    state.analysis.nodes.push({ position: view.position, parent: state.analysis.at, action: text, children: [] });
+    const index = state.analysis.nodes.length - 1;
+    node.children.push(index);
+    state.analysis.at = index;
+  }
+  $("mover").value = view.mover;
+  state.view = view;
+  state.selected = null;
+  show();
+}
+
+async function analysisGo(index) {
+  await guarded(async () => {
+    state.analysis.at = index;
+    const view = await analysisShow();
+    state.view = view;
+    state.selected = null;
+    show();
+  });
+}
+
+function analysisLine() {
+  const line = [];
+  for (let i = state.analysis.at; state.analysis.nodes[i].parent !== null; i = state.analysis.nodes[i].parent) {
+    line.unshift(i);
+  }
+  return line;
+}
+
+// ---- the editor -------------------------------------------------------------
+
+async function startEditor(position) {
+  setMode("editor");
+  await guarded(async () => {
+    const palette = await api("/api/palette", { variant: state.variant });
+    state.editor = { position, token: null, palette: palette.pieces };
+    await editorShow(position);
+  });
+}
+
+async function editorShow(position, op) {
+  const answer = await api("/api/edit", { variant: state.variant, position, ...(op || {}) });
+  state.editor.position = answer.position;
+  state.editor.valid = answer.valid;
+  state.view = answer;
+  show();
+}
+
+function editCell(cell) {
+  if (!state.editor || state.editor.token === null) {
+    showError("Choose a piece (or “empty”) first.");
+    return;
+  }
+  const token = state.editor.token === "" ? null : state.editor.token;
+  guarded(() => editorShow(state.editor.position, { place: { cell, token } }));
+}
+
+// ---- showing it all -----------------------------------------------------------
+
+function setMode(mode) {
+  state.mode = mode;
+  $("mode").value = mode;
+  show();
+}
+
+function show() {
+  const v = state.view;
+  const mode = state.mode;
+  $("opponent-options").hidden = mode !== "opponent";
+  $("game-controls").hidden = mode === "analysis" || mode === "editor";
+  $("analysis-controls").hidden = mode !== "analysis";
+  $("editor-controls").hidden = mode !== "editor";
+  $("flip").setAttribute("aria-pressed", String(state.flipped));
+  drawBoard();
+  if (!v) return;
+  const names = v.names;
+  const toMove = names[v.to_move === "first" ? 0 : 1];
+  $("status").textContent = mode === "editor"
+    ? `Editing: ${toMove} to move`
+    : `${toMove} to move${v.in_check ? " — in check" : ""}`;
+  const result = $("result");
+  result.hidden = !v.result;
+  result.textContent = v.result ? `Game over: ${v.result.text}.` : "";
+  $("position").value = v.position;
+  showHands(v);
+  showMoves(v);
+  $("draw-offer").hidden = !state.drawOffer || !!v.result;
+  if (state.drawOffer) {
+    $("draw-offer-text").textContent = `${names[state.drawOffer === "first" ? 0 : 1]} offers a draw.`;
+  }
+  for (const id of ["resign", "offer-draw", "undo"]) $(id).disabled = mode !== "analysis" && !!v.result && id !== "undo";
+  if (mode === "analysis") showVariations();
+  if (mode === "editor") showEditor();
+}
+
+function showHands(v) {
+  for (const [i, side] of ["first", "second"].entries()) {
+    const box = $(`hand-${side}`);
+    box.innerHTML = "";
+    const title = document.createElement("span");
+    title.textContent = `${v.names[i]} in hand: `;
+    box.append(title);
+    const held = v.hands[i].filter((h) => h.count > 0);
+    if (held.length === 0) box.append("nothing");
+    for (const h of held) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "hand-piece";
+      b.dataset.drop = h.label;
+      b.dataset.side = side;
+      b.textContent = h.count > 1 ? `${h.label} ×${h.count}` : h.label;
+      const canDrop = v.moves.some((m) => m.drop === h.label && !m.from);
+      b.disabled = !canDrop || side !== (v.mover || v.to_move);
+      b.classList.toggle("selected", !!state.selected && state.selected.drop === h.label && b.dataset.side === (v.mover || v.to_move));
+      b.addEventListener("click", () => {
+        state.selected = { drop: h.label };
+        show();
+      });
+      box.append(b);
+    }
+  }
+}
+
+function showMoves(v) {
+  const list = $("moves");
+  list.innerHTML = "";
+  if (state.mode === "analysis") {
+    for (const i of analysisLine()) {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "line-move";
+      b.textContent = state.analysis.nodes[i].action;
+      b.addEventListener("click", () => analysisGo(i));
+      li.append(b);
+      if (i === state.analysis.at) li.classList.add("current");
+      list.append(li);
+    }
+    return;
+  }
+  for (const a of v.actions || []) {
+    const li = document.createElement("li");
+    li.textContent = a;
+    list.append(li);
+  }
+}
+
+function showVariations() {
+  const box = $("variations");
+  box.innerHTML = "";
+  const node = analysisNode();
+  $("back").disabled = node.parent === null;
+  $("forward").disabled = node.children.length === 0;
+  if (node.children.length > 1) {
+    box.append("Variations: ");
+    for (const i of node.children) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "variation";
+      b.textContent = state.analysis.nodes[i].action;
+      b.addEventListener("click", () => analysisGo(i));
+      box.append(b);
+    }
+  }
+}
+
+function showEditor() {
+  const ed = state.editor;
+  const box = $("palette");
+  box.innerHTML = "";
+  const entries = [{ token: "", text: "empty" }, ...ed.palette];
+  for (const p of entries) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "palette-piece";
+    b.dataset.token = p.token;
+    b.textContent = p.text;
+    b.title = p.title || "";
+    b.classList.toggle("selected", ed.token === p.token);
+    b.addEventListener("click", () => { ed.token = p.token; show(); });
+    box.append(b);
+  }
+  const verdict = $("editor-verdict");
+  verdict.textContent = ed.valid === true ? "The reference accepts this position." : `The reference refuses this position: ${ed.valid}`;
+  verdict.className = ed.valid === true ? "ok" : "refused";
+  $("editor-play").disabled = ed.valid !== true;
+  $("editor-analyse").disabled = ed.valid !== true;
+  showEditorFields();
+}
+
+function showEditorFields() {
+  const box = $("editor-fields");
+  box.innerHTML = "";
+  const v = state.view;
+  const side = document.createElement("button");
+  side.type = "button";
+  side.id = "editor-side";
+  side.textContent = `Side to move: ${v.names[v.to_move === "first" ? 0 : 1]} (switch)`;
+  side.addEventListener("click", () => guarded(() => editorShow(state.editor.position, {
+    side: v.to_move === "first" ? "second" : "first",
+  })));
+  box.append(side);
+  for (const [i, who] of ["first", "second"].entries()) {
+    for (const h of v.hands[i]) {
+      const label = document.createElement("label");
+      label.textContent = `${v.names[i]} ${h.label} in hand `;
+      const input = document.createElement("input");
+      input.type = "number";
+      input.min = "0";
+      input.max = "99";
+      input.value = String(h.count);
+      input.dataset.hand = `${who}:${h.label}`;
+      input.addEventListener("change", () => guarded(() => editorShow(state.editor.position, {
+        hand: { player: who, label: h.label, count: Number(input.value) },
+      })));
+      label.append(input);
+      box.append(label);
+    }
+  }
+}
+
+// ---- start-up and controls ------------------------------------------------------
+
+function download(name, text) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+async function loadFile(file) {
+  await guarded(async () => {
+    if (file.size > 4 * 1024 * 1024) throw new Error(`${file.name} is larger than 4 MiB`);
+    let record;
+    try {
+      record = JSON.parse(await file.text());
+    } catch (err) {
+      throw new Error(`${file.name} is not JSON: ${err.message}`);
+    }
+    const view = await api("/api/load", { record });
+    state.variant = view.variant;
+    $("variant").value = view.variant;
+    state.start = view.record.start.kind === "edited" ? view.record.start.position : null;
+    state.actions = view.actions;
+    state.analysis = null;
+    if (state.mode === "analysis" || state.mode === "editor") setMode("two");
+    state.view = view;
+    state.selected = null;
+    show();
+  });
+}
+
+function wire() {
+  const board = $("board");
+  board.addEventListener("pointerdown", pointerDown);
+  board.addEventListener("pointerup", pointerUp);
+  $("variant").addEventListener("change", () => { state.variant = $("variant").value; guarded(() => newGame()); });
+  $("mode").addEventListener("change", () => {
+    const mode = $("mode").value;
+    const position = state.view ? state.view.position : null;
+    if (mode === "analysis") return startAnalysis(position);
+    if (mode === "editor") return startEditor(position);
+    const wasScored = state.mode === "two" || state.mode === "opponent";
+    state.mode = mode;
+    if (wasScored) { show(); guarded(opponentTurn); } else guarded(() => newGame());
+  });
+  $("opponent-side").addEventListener("change", () => guarded(opponentTurn));
+  $("new-game").addEventListener("click", () => guarded(() => newGame()));
+  $("flip").addEventListener("click", () => { state.flipped = !state.flipped; show(); });
+  $("undo").addEventListener("click", undo);
+  $("resign").addEventListener("click", () => play("resign"));
+  $("offer-draw").addEventListener("click", offerDraw);
+  $("accept-draw").addEventListener("click", () => { state.drawOffer = null; play("draw"); });
+  $("decline-draw").addEventListener("click", () => { state.drawOffer = null; show(); });
+  $("analyse").addEventListener("click", () => startAnalysis(state.view.position));
+  $("mover").addEventListener("change", () => analysisGo(state.analysis.at));
+  $("king-safety").addEventListener("change", () => analysisGo(state.analysis.at));
+  $("back").addEventListener("click", () => {
+    const node = analysisNode();
+    if (node.parent !== null) analysisGo(node.parent);
+  });
+  $("forward").addEventListener("click", () => {
+    const node = analysisNode();
+    if (node.children.length > 0) analysisGo(node.children[0]);
+  });
+  $("choice-cancel").addEventListener("click", () => { $("choice").hidden = true; });
+  $("save").addEventListener("click", () => {
+    if (state.view && state.view.record) {
+      download(`${state.variant}.json`, JSON.stringify(state.view.record, null, 2));
+    } else {
+      showError("Only a scored game can be saved; analysis and the editor are not games.");
+    }
+  });
+  $("load").addEventListener("change", (e) => {
+    const file = e.target.files[0];
+    e.target.value = "";
+    if (file) loadFile(file);
+  });
+  $("import").addEventListener("click", () => guarded(async () => {
+    const answer = await api("/api/import", { variant: state.variant, position: $("position").value });
+    await newGame(answer.position);
+  }));
+  $("editor-play").addEventListener("click", () => guarded(() => newGame(state.editor.position)));
+  $("editor-analyse").addEventListener("click", () => startAnalysis(state.editor.position));
+}
+
+async function main() {
+  wire();
+  await guarded(async () => {
+    state.menu = await api("/api/variants");
+    for (const v of state.menu.variants) {
+      const o = document.createElement("option");
+      o.value = v.name;
+      o.textContent = v.name;
+      $("variant").append(o);
+    }
+    for (let level = 0; level <= state.menu.max_level; level++) {
+      const o = document.createElement("option");
+      o.value = String(level);
+      o.textContent = String(level);
+      $("opponent-level").append(o);
+    }
+    $("opponent-level").value = String(Math.min(2, state.menu.max_level));
+    const wanted = new URLSearchParams(location.search).get("variant");
+    state.variant = state.menu.variants.some((v) => v.name === wanted) ? wanted : state.menu.variants[0].name;
+    $("variant").value = state.variant;
+    await refreshGame();
+  });
+  document.body.dataset.ready = "true";
+}
+
+main();

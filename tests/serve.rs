@@ -1,0 +1,422 @@
+//! `seams serve` over HTTP: what the page asks and what the server refuses.
+//! Requests go over a real socket with raw headers, so the safety checks
+//! are tested the way a hostile page would meet them. The page itself is
+//! driven in a real browser by `tests/webapp.rs`.
+
+mod common;
+
+use common::server::Server;
+use serde_json::{Value, json};
+
+/// One server for the checks that do not need their own.
+fn server() -> &'static Server {
+    static SERVER: std::sync::OnceLock<Server> = std::sync::OnceLock::new();
+    SERVER.get_or_init(|| Server::start(&[]))
+}
+
+/// Asks `path` with `body` and checks the status, and that the error (for
+/// a 4xx) contains `expect`.
+fn check(path: &str, body: Value, status: u16, expect: &str) -> Value {
+    let (got, answer) = server().post(path, &body);
+    assert_eq!(got, status, "{path} {body}: {answer}");
+    if status >= 400 {
+        let error = answer["error"].as_str().unwrap_or_default();
+        assert!(
+            error.contains(expect),
+            "{path}: error {error:?} lacks {expect:?}"
+        );
+    }
+    answer
+}
+
+#[test]
+fn the_page_and_its_assets_are_served_with_a_strict_policy() {
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/style.css", "text/css"),
+    ] {
+        let (status, body) = server().request("GET", path, &[], b"");
+        assert_eq!(status, 200, "{path}");
+        assert!(!body.is_empty(), "{path} is empty");
+        let (_, head) = raw_head(path);
+        assert!(head.contains(kind), "{path}: {head}");
+        assert!(
+            head.contains("content-security-policy: default-src 'none'"),
+            "{head}"
+        );
+        assert!(head.contains("x-frame-options: DENY"), "{head}");
+    }
+    let (status, body) = server().request("GET", "/nowhere", &[], b"");
+    assert_eq!(status, 404);
+    assert!(body.contains("no such page: GET /nowhere"), "{body}");
+}
+
+/// The status line and headers of a GET, lower-cased names.
+fn raw_head(path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(&server().addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server().addr
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let head = text.split("\r\n\r\n").next().unwrap().to_string();
+    (text[9..12].parse().unwrap(), head)
+}
+
+#[test]
+fn the_menu_lists_every_variant_with_its_start() {
+    let (status, body) = server().request("GET", "/api/variants", &[], b"");
+    assert_eq!(status, 200);
+    let menu: Value = serde_json::from_str(&body).unwrap();
+    let names: Vec<&str> = menu["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    let known: Vec<&str> = seams::variant::registry()
+        .iter()
+        .map(|v| v.name())
+        .collect();
+    assert_eq!(names, known);
+    assert_eq!(menu["max_level"], json!(seams::opponent::MAX_LEVEL));
+    for v in menu["variants"].as_array().unwrap() {
+        assert_eq!(v["analysis"], json!(true), "{v}");
+    }
+}
+
+#[test]
+fn a_game_is_replayed_and_shown_with_its_legal_moves() {
+    let view = check(
+        "/api/game",
+        json!({"variant": "chess-flat", "actions": ["e2-e4", "e7-e5"]}),
+        200,
+        "",
+    );
+    assert_eq!(view["actions"], json!(["e2-e4", "e7-e5"]));
+    assert_eq!(view["to_move"], "first");
+    assert_eq!(view["names"], json!(["White", "Black"]));
+    assert_eq!(view["moves"].as_array().unwrap().len(), 29);
+    assert!(view["svg"].as_str().unwrap().starts_with("<svg"));
+    assert_eq!(view["record"]["actions"], json!(["e2-e4", "e7-e5"]));
+    // Fool's mate: the result and its reason are shown.
+    let mate = check(
+        "/api/game",
+        json!({"variant": "chess-flat", "actions": ["f2-f3", "e7-e5", "g2-g4", "d8-h4"]}),
+        200,
+        "",
+    );
+    assert_eq!(mate["result"]["reason"], "checkmate");
+    assert_eq!(mate["result"]["text"], "Black wins by checkmate");
+    assert_eq!(mate["moves"], json!([]));
+}
+
+#[test]
+fn resignation_and_agreed_draws_end_the_game() {
+    let view = check(
+        "/api/game",
+        json!({"variant": "shogi-klein", "actions": ["resign"]}),
+        200,
+        "",
+    );
+    assert_eq!(view["result"]["text"], "B wins by resignation");
+    let view = check(
+        "/api/game",
+        json!({"variant": "kyoto", "actions": ["draw"]}),
+        200,
+        "",
+    );
+    assert_eq!(view["result"]["reason"], "agreement");
+}
+
+#[test]
+fn bad_requests_are_refused_with_the_reason() {
+    check(
+        "/api/game",
+        json!({"variant": "chess-flat", "actions": ["e2-e4", "e2-e4"]}),
+        422,
+        "move 2 'e2-e4' cannot be played",
+    );
+    let answer = check(
+        "/api/game",
+        json!({"variant": "chess-flat", "actions": ["e2-e4", "e2-e4"]}),
+        422,
+        "",
+    );
+    assert_eq!(answer["ply"], 2);
+    check(
+        "/api/game",
+        json!({"variant": "chess-moebius"}),
+        422,
+        "unknown variant 'chess-moebius'",
+    );
+    check(
+        "/api/game",
+        json!({"variant": "chess-flat", "start": "not a position"}),
+        422,
+        "",
+    );
+    check(
+        "/api/game",
+        json!({"variant": "chess-flat", "colour": "red"}),
+        400,
+        "unknown field `colour`",
+    );
+    check("/api/game", json!([1, 2]), 400, "bad request");
+    let (status, body) = server().request(
+        "POST",
+        "/api/game",
+        &[("Content-Type", "application/json")],
+        b"{\"variant\": ",
+    );
+    assert_eq!(status, 400);
+    assert!(body.contains("EOF while parsing"), "{body}");
+    check(
+        "/api/opponent",
+        json!({"variant": "chess-flat", "level": 200}),
+        400,
+        "level 200 is above the strongest level",
+    );
+    check(
+        "/api/import",
+        json!({"variant": "chess-flat", "position": "8/8/8/8/8/8/8/8 w - - 0 1"}),
+        422,
+        "",
+    );
+    let many: Vec<&str> = vec!["e2-e4"; 100_001];
+    check(
+        "/api/game",
+        json!({"variant": "chess-flat", "actions": many}),
+        422,
+        "at most 100000 are taken",
+    );
+}
+
+#[test]
+fn foreign_hosts_and_origins_are_refused() {
+    let s = server();
+    // DNS rebinding: the request reaches us, but under another name.
+    let (status, body) = s.request("GET", "/api/variants", &[("Host", "evil.example:80")], b"");
+    assert_eq!(status, 403);
+    assert!(
+        body.contains("host 'evil.example:80' is not this server's address"),
+        "{body}"
+    );
+    let (status, _) = s.request("GET", "/", &[("Host", "")], b"");
+    assert_eq!(status, 403);
+    // `localhost` names the same server.
+    let port = s.addr.rsplit(':').next().unwrap();
+    let (status, _) = s.request("GET", "/", &[("Host", &format!("localhost:{port}"))], b"");
+    assert_eq!(status, 200);
+    let game = br#"{"variant": "chess-flat"}"#;
+    let (status, body) = s.request(
+        "POST",
+        "/api/game",
+        &[
+            ("Content-Type", "application/json"),
+            ("Origin", "http://evil.example"),
+        ],
+        game,
+    );
+    assert_eq!(status, 403);
+    assert!(
+        body.contains("cross-origin request refused (origin 'http://evil.example')"),
+        "{body}"
+    );
+    let (status, body) = s.request(
+        "POST",
+        "/api/game",
+        &[
+            ("Content-Type", "application/json"),
+            ("Sec-Fetch-Site", "cross-site"),
+        ],
+        game,
+    );
+    assert_eq!(status, 403);
+    assert!(body.contains("sec-fetch-site: cross-site"), "{body}");
+    // A form post (no preflight in browsers) is not JSON and is refused.
+    let (status, body) = s.request("POST", "/api/game", &[("Content-Type", "text/plain")], game);
+    assert_eq!(status, 415);
+    assert!(body.contains("requests must be JSON"), "{body}");
+}
+
+#[test]
+fn bodies_are_capped() {
+    let huge = vec![b' '; seams::serve::MAX_BODY + 1];
+    let (status, _) = server().request(
+        "POST",
+        "/api/game",
+        &[("Content-Type", "application/json")],
+        &huge,
+    );
+    assert_eq!(status, 413);
+}
+
+#[test]
+fn the_opponent_answers_with_a_legal_action() {
+    let answer = check(
+        "/api/opponent",
+        json!({"variant": "shogi-genus2", "actions": [], "level": 1}),
+        200,
+        "",
+    );
+    let action = answer["action"].as_str().unwrap().to_string();
+    check(
+        "/api/game",
+        json!({"variant": "shogi-genus2", "actions": [action]}),
+        200,
+        "",
+    );
+    // A finished game has no answer.
+    let answer = check(
+        "/api/opponent",
+        json!({"variant": "shogi-genus2", "actions": ["resign"], "level": 0}),
+        200,
+        "",
+    );
+    assert_eq!(answer["action"], Value::Null);
+}
+
+#[test]
+fn analysis_moves_either_army_and_can_drop_king_safety() {
+    // Black's rook on d8 guards d1 and d2 from White's king on e1.
+    let guarded = "3r3k/8/8/8/8/8/8/4K3 w - - 0 1";
+    let ask = |mover: &str, king_safety: bool| {
+        check(
+            "/api/analysis",
+            json!({"variant": "chess-flat", "position": guarded, "mover": mover, "king_safety": king_safety}),
+            200,
+            "",
+        )
+    };
+    let texts = |v: &Value| -> Vec<String> {
+        let mut t: Vec<String> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap().to_string())
+            .collect();
+        t.sort();
+        t
+    };
+    let safe = ask("first", true);
+    assert_eq!(safe["experiment"], true);
+    assert_eq!(texts(&safe), ["e1-e2", "e1-f1", "e1-f2"]);
+    let relaxed = ask("first", false);
+    assert_eq!(
+        texts(&relaxed),
+        ["e1-d1", "e1-d2", "e1-e2", "e1-f1", "e1-f2"]
+    );
+    // The army not to move can be moved too.
+    let black = ask("second", true);
+    assert!(
+        texts(&black).iter().any(|t| t.starts_with("d8")),
+        "{:?}",
+        texts(&black)
+    );
+    // Playing an experiment hands the move to the other army.
+    let after = check(
+        "/api/analysis",
+        json!({"variant": "chess-flat", "position": guarded, "mover": "first", "king_safety": false, "action": "e1-d2"}),
+        200,
+        "",
+    );
+    assert_eq!(after["mover"], "second");
+    // Taking the king leaves a position the rules refuse, named as such.
+    let take = texts(&check(
+        "/api/analysis",
+        json!({"variant": "chess-flat", "position": after["position"], "mover": "second", "king_safety": false}),
+        200,
+        "",
+    ))
+    .into_iter()
+    .find(|t| t.starts_with("d8") && t.ends_with("d2"))
+    .expect("the rook can take the king");
+    check(
+        "/api/analysis",
+        json!({"variant": "chess-flat", "position": after["position"], "mover": "second", "king_safety": false, "action": take}),
+        400,
+        "the experiment leads to a position the rules refuse",
+    );
+    check(
+        "/api/analysis",
+        json!({"variant": "chess-flat", "position": guarded, "mover": "first", "king_safety": true, "action": "e1-d1"}),
+        422,
+        "not an action of this analysis position",
+    );
+}
+
+#[test]
+fn a_saved_game_loads_back_and_a_tampered_one_names_its_ply() {
+    let view = check(
+        "/api/game",
+        json!({"variant": "shogi-mobius", "actions": []}),
+        200,
+        "",
+    );
+    let first = view["moves"][0]["text"].as_str().unwrap().to_string();
+    let view = check(
+        "/api/game",
+        json!({"variant": "shogi-mobius", "actions": [first]}),
+        200,
+        "",
+    );
+    let record = view["record"].clone();
+    let loaded = check("/api/load", json!({ "record": record }), 200, "");
+    assert_eq!(loaded["actions"], view["actions"]);
+    assert_eq!(loaded["position"], view["position"]);
+    let mut tampered = record.clone();
+    tampered["actions"][0] = json!("a1-a9");
+    let refused = check(
+        "/api/load",
+        json!({ "record": tampered }),
+        422,
+        "refused at ply 1",
+    );
+    assert_eq!(refused["ply"], 1);
+    check(
+        "/api/load",
+        json!({ "record": {"variant": 3} }),
+        400,
+        "not a game record",
+    );
+}
+
+#[test]
+fn position_text_imports_as_the_reference_reads_it() {
+    let answer = check(
+        "/api/import",
+        json!({"variant": "shogi-flat", "position": " lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL A - 1 "}),
+        200,
+        "",
+    );
+    assert_eq!(
+        answer["position"],
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL A - 1"
+    );
+}
+
+#[test]
+fn a_host_other_than_loopback_is_warned_about() {
+    let out = common::seams(&["serve", "--host", "not-an-address"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("--host"), "{}", out.stderr);
+}
+
+#[test]
+fn a_port_in_use_is_a_clear_error() {
+    let taken = server().addr.rsplit(':').next().unwrap().to_string();
+    let out = common::seams(&["serve", "--port", &taken]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("cannot listen on 127.0.0.1 port {taken}")),
+        "{}",
+        out.stderr
+    );
+}
