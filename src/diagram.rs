@@ -68,6 +68,10 @@ pub struct Diagram {
     pub sides: [Side; 2],
     pub to_move: Player,
     pub in_check: bool,
+    /// Every piece label the family draws (`K`, and promoted ones such as
+    /// `+R`), each with the piece's name as the family's rules give it,
+    /// in the order a legend lists them.
+    pub legend: Vec<(String, String)>,
 }
 
 /// One action as a picture: where it starts and ends.

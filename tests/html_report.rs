@@ -124,7 +124,7 @@ fn figure_marks(case: serde_json::Value, expected: &str, actual: &str) -> Vec<(S
         .map(|rest| {
             let kind = rest.split('"').next().unwrap_or_default().to_string();
             let cell = rest
-                .split("data-cell=\"")
+                .split("data-to=\"")
                 .nth(1)
                 .and_then(|r| r.split('"').next())
                 .unwrap_or_default()

@@ -95,6 +95,7 @@ fn mark_kinds_are_drawn_distinctly_and_unplaceable_texts_are_listed() {
             ("castle-sideways".into(), MarkKind::Unexpected),
         ],
         caption: Some("a caption".into()),
+        flip: false,
     };
     let svg = render_svg(v, &at, &marks).expect("renders");
     assert!(count(&svg, "fill=\"#1e9e45\"") > count(&plain, "fill=\"#1e9e45\""));
@@ -500,4 +501,510 @@ fn the_help_example_draws_moves() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("moves from e7<"), "{}", r.stdout);
     assert!(r.stdout.contains("legal destination"));
+}
+
+// What a page reads from a picture: cell shapes, neighbours, groups.
+
+/// The SVG's elements, each as its text from `<` up to its closing `>`.
+fn elements(svg: &str) -> Vec<&str> {
+    svg.split('<')
+        .skip(1)
+        .map(|e| e.split('>').next().unwrap_or_default())
+        .collect()
+}
+
+/// The value of attribute `name` in an element's text.
+fn attr<'s>(element: &'s str, name: &str) -> Option<&'s str> {
+    let key = format!(" {name}=\"");
+    let at = element.find(&key)? + key.len();
+    element[at..].split('"').next()
+}
+
+fn number(element: &str, name: &str) -> f64 {
+    attr(element, name)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{name} in <{element}>"))
+}
+
+/// Every cell name of a diagram's board.
+fn cell_names(board: &seams::topology::file::AnyBoard) -> Vec<String> {
+    use seams::topology::file::AnyBoard;
+    match board {
+        AnyBoard::Charts(b) => b.cells().map(|c| b.cell_name(c).to_string()).collect(),
+        AnyBoard::Tetrahedron(t) => t.cells().map(|c| t.cell_name(c).to_string()).collect(),
+    }
+}
+
+/// The `data-cell` shapes: cell name → the shape's element.
+fn cell_shapes(svg: &str) -> std::collections::BTreeMap<String, Vec<&str>> {
+    let mut out: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+    for e in elements(svg) {
+        if let Some(cell) = attr(e, "data-cell") {
+            out.entry(cell.to_string()).or_default().push(e);
+        }
+    }
+    out
+}
+
+/// The text between `<g id="{id}"` and the end of that group (groups in
+/// these pictures nest only as mark groups, which close on their line).
+fn group<'s>(svg: &'s str, id: &str) -> &'s str {
+    let open = format!("<g id=\"{id}\"");
+    assert_eq!(svg.matches(&open).count(), 1, "one {id} group");
+    let start = svg.find(&open).expect("the group");
+    let rest = &svg[start..];
+    let mut depth = 0;
+    let mut end = rest.len();
+    for (i, _) in rest.match_indices('<') {
+        let tail = &rest[i..];
+        if tail.starts_with("<g ") || tail.starts_with("<g>") {
+            depth += 1;
+        } else if tail.starts_with("</g>") {
+            depth -= 1;
+            if depth == 0 {
+                end = i + 4;
+                break;
+            }
+        }
+    }
+    &rest[..end]
+}
+
+#[test]
+fn every_cell_has_exactly_one_named_shape_in_the_board_group() {
+    for v in variant::registry() {
+        for flip in [false, true] {
+            let marks = Marks {
+                flip,
+                ..Marks::default()
+            };
+            let svg = render_svg(v.as_ref(), &At::default(), &marks).expect("renders");
+            let d = v.diagram(&At::default()).expect("pictured");
+            let board = group(&svg, "board");
+            let legend = group(&svg, "legend");
+            let shapes = cell_shapes(board);
+            let names = cell_names(&d.board);
+            assert_eq!(
+                shapes.keys().cloned().collect::<Vec<_>>(),
+                {
+                    let mut n = names.clone();
+                    n.sort();
+                    n
+                },
+                "{}: the named shapes are the board's cells",
+                v.name()
+            );
+            for (cell, found) in &shapes {
+                assert_eq!(found.len(), 1, "{} {cell}: {found:?}", v.name());
+                assert!(found[0].starts_with("rect "), "{} {cell}", v.name());
+            }
+            assert_eq!(
+                cell_shapes(&svg).values().map(Vec::len).sum::<usize>(),
+                names.len(),
+                "{}: no data-cell outside the board",
+                v.name()
+            );
+            assert!(!legend.contains("data-cell"), "{}", v.name());
+        }
+    }
+}
+
+#[test]
+fn cells_are_at_least_the_minimum_size_on_every_board_and_rank() {
+    for v in variant::registry() {
+        let svg = render_svg(v.as_ref(), &At::default(), &Marks::default()).expect("renders");
+        for (cell, found) in cell_shapes(&svg) {
+            let (w, h) = (number(found[0], "width"), number(found[0], "height"));
+            assert!(
+                w >= seams::render::MIN_CELL && h >= seams::render::MIN_CELL,
+                "{} {cell}: {w} × {h}",
+                v.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn tetrahedral_cells_name_their_neighbours_on_the_adjacent_ranks() {
+    use seams::topology::file::AnyBoard;
+    for name in ["tetra-shogi", "tetra-hexgi"] {
+        let v = variant::find(name).expect("registered");
+        let svg = render_svg(v, &At::default(), &Marks::default()).expect("renders");
+        let d = v.diagram(&At::default()).expect("pictured");
+        let AnyBoard::Tetrahedron(t) = &d.board else {
+            panic!("{name} stands on the tetrahedron");
+        };
+        let shapes = cell_shapes(&svg);
+        let mut counts = std::collections::BTreeSet::new();
+        for c in t.cells() {
+            // Worked out from the lattice points, not the step table: the
+            // nearest lattice points one rank away are the points at
+            // (±1, 0, ±1) and (0, ±1, ±1).
+            let (x, y, z) = t.point(c);
+            let mut expected: Vec<String> = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                .iter()
+                .flat_map(|&(dx, dy)| [(dx, dy, 1), (dx, dy, -1)])
+                .filter_map(|(dx, dy, dz)| t.cell_at((x + dx, y + dy, z + dz)))
+                .map(|n| t.cell_name(n).to_string())
+                .collect();
+            expected.sort();
+            let cell = t.cell_name(c);
+            let element = shapes[cell][0];
+            let mut near: Vec<String> = attr(element, "data-near")
+                .unwrap_or_else(|| panic!("{name} {cell} has data-near"))
+                .split_whitespace()
+                .map(String::from)
+                .collect();
+            near.sort();
+            assert_eq!(near, expected, "{name} {cell}");
+            for n in &near {
+                let other = t.parse_cell(n).expect("a cell");
+                assert_eq!(
+                    (i16::from(t.rank(other)) - i16::from(t.rank(c))).abs(),
+                    1,
+                    "{name} {cell} → {n}: an adjacent rank"
+                );
+            }
+            counts.insert(near.len());
+        }
+        // Inner cells touch eight, corner cells fewer.
+        assert!(
+            counts.contains(&8) && counts.len() > 1,
+            "{name}: {counts:?}"
+        );
+    }
+    // Square boards have no such list.
+    let svg = render_svg(
+        variant::find("shogi-flat").expect("registered"),
+        &At::default(),
+        &Marks::default(),
+    )
+    .expect("renders");
+    assert!(!svg.contains("data-near"));
+}
+
+#[test]
+fn the_legend_names_every_piece_label_the_family_draws_and_no_other() {
+    for v in variant::registry() {
+        let v = v.as_ref();
+        let start = v.diagram(&At::default()).expect("pictured");
+        let labels: Vec<&str> = start.legend.iter().map(|(l, _)| l.as_str()).collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for moves in walk(v, 30) {
+            let d = v
+                .diagram(&At {
+                    position: None,
+                    moves: &moves,
+                })
+                .expect("pictured");
+            assert_eq!(d.legend, start.legend, "{}: one list per family", v.name());
+            for p in &d.pieces {
+                let drawn = if p.promoted {
+                    format!("+{}", p.label)
+                } else {
+                    p.label.clone()
+                };
+                assert!(labels.contains(&drawn.as_str()), "{} {drawn}", v.name());
+                seen.insert(p.label.clone());
+                seen.extend(p.other_face.clone());
+            }
+        }
+        // Every letter listed is one of the family's pieces: the start
+        // shows each (Kyoto's as a token's other face), and a promoted
+        // label is a listed letter with `+`.
+        for label in &labels {
+            let base = label.trim_start_matches('+');
+            assert!(seen.contains(base), "{}: '{label}' is not drawn", v.name());
+            assert!(labels.contains(&base), "{}: '{label}'", v.name());
+        }
+        let svg = render_svg(v, &At::default(), &Marks::default()).expect("renders");
+        let legend = group(&svg, "legend");
+        for (label, name) in &start.legend {
+            assert!(
+                legend.contains(&format!(">{label}</text>")),
+                "{} {label}",
+                v.name()
+            );
+            assert!(
+                legend.contains(&format!(">{}</text>", seams::render::escape(name))),
+                "{} {name}",
+                v.name()
+            );
+        }
+    }
+    let names = |v: &str| -> Vec<String> {
+        variant::find(v)
+            .expect("registered")
+            .diagram(&At::default())
+            .expect("pictured")
+            .legend
+            .into_iter()
+            .map(|(l, n)| format!("{l} {n}"))
+            .collect()
+    };
+    assert!(names("tetra-shogi").contains(&"X saltire".to_string()));
+    assert!(names("tetra-shogi").contains(&"+R chatelaine (promoted rook)".to_string()));
+    assert!(names("tetra-hexgi").contains(&"D dexter".to_string()));
+    assert!(!names("tetra-hexgi").iter().any(|n| n.starts_with("K ")));
+    assert!(names("chess-flat").contains(&"Q queen".to_string()));
+    assert!(!names("chess-flat").iter().any(|n| n.starts_with('+')));
+    assert!(names("kyoto").contains(&"T tokin (moves as a gold)".to_string()));
+}
+
+#[test]
+fn the_legend_explains_the_players_and_the_marks_drawn() {
+    for (v, first, second) in [
+        ("shogi-klein", "A (moves first)", "B (moves second)"),
+        (
+            "chess-mobius",
+            "White (moves first)",
+            "Black (moves second)",
+        ),
+        ("tetra-shogi", "White (moves first)", "Black (moves second)"),
+        ("kyoto", "first player", "second player"),
+    ] {
+        let svg = render_svg(
+            variant::find(v).expect("registered"),
+            &At::default(),
+            &Marks::default(),
+        )
+        .expect("renders");
+        let legend = group(&svg, "legend");
+        assert!(legend.contains(&format!(">{first}")), "{v}: {legend}");
+        assert!(legend.contains(&format!(">{second}")), "{v}");
+    }
+    // Drops point the mover's way where facing matters.
+    let svg = render_svg(
+        variant::find("shogi-mobius").expect("registered"),
+        &At::default(),
+        &Marks::default(),
+    )
+    .expect("renders");
+    assert!(svg.contains("A (moves first) — dropped pieces point up, toward higher ranks"));
+    assert!(svg.contains("B (moves second) — dropped pieces point down, toward lower ranks"));
+    assert!(svg.contains("+ before a letter (red): the piece is promoted"));
+    assert!(svg.contains("facing triangle"));
+    // A capture is ringed, a drop and a promotion are tagged, and each is
+    // explained.
+    let v = variant::find("shogi-flat").expect("registered");
+    let moves: Vec<String> = ["c3-c4", "g7-g6"].map(String::from).to_vec();
+    let at = At {
+        position: None,
+        moves: &moves,
+    };
+    let marks = Marks {
+        actions: vec![("b2-h8+".into(), MarkKind::Legal)],
+        ..Marks::default()
+    };
+    let svg = render_svg(v, &at, &marks).expect("renders");
+    let legend = group(&svg, "legend");
+    assert!(legend.contains("a ring round a piece"), "{legend}");
+    assert!(legend.contains("+ beside a mark: the action promotes"));
+    let moves: Vec<String> = ["c3-c4", "g7-g6", "b2-h8+", "b8-h8"]
+        .map(String::from)
+        .to_vec();
+    let at = At {
+        position: None,
+        moves: &moves,
+    };
+    let marks = Marks {
+        actions: vec![("B*e5".into(), MarkKind::Legal)],
+        ..Marks::default()
+    };
+    let svg = render_svg(v, &at, &marks).expect("renders");
+    let legend = group(&svg, "legend");
+    assert!(legend.contains(">B*</text>"), "{legend}");
+    assert!(legend.contains("a drop of that piece from hand"));
+    assert!(
+        legend.contains(
+            "A (moves first) — dropped pieces point up, toward higher ranks — in hand: B — to move"
+        ),
+        "{legend}"
+    );
+    assert!(!legend.contains("a ring round a piece"));
+}
+
+#[test]
+fn staircase_labels_are_as_large_as_the_file_and_rank_labels() {
+    let svg = render_svg(
+        variant::find("shogi-genus2").expect("registered"),
+        &At::default(),
+        &Marks::default(),
+    )
+    .expect("renders");
+    let stairs: Vec<f64> = elements(&svg)
+        .into_iter()
+        .filter(|e| e.starts_with("text ") && attr(e, "fill") == Some("#d35400"))
+        .map(|e| number(e, "font-size"))
+        .collect();
+    // Each sheet has 22 cell sides on the staircase, each labelled.
+    assert_eq!(stairs.len(), 44);
+    assert!(stairs.iter().all(|&s| s >= 10.0), "{stairs:?}");
+}
+
+/// The centre of the circle drawn for the piece on `cell`, and its fill.
+fn piece_disc(svg: &str, cell: &str) -> ((f64, f64), String) {
+    let shapes = cell_shapes(svg);
+    let sq = shapes[cell][0];
+    let (x, y, s) = (number(sq, "x"), number(sq, "y"), number(sq, "width"));
+    let centre = (x + s / 2.0, y + s / 2.0);
+    let disc = elements(group(svg, "board"))
+        .into_iter()
+        .find(|e| {
+            e.starts_with("circle ")
+                && (number(e, "cx") - centre.0).abs() < 0.2
+                && (number(e, "cy") - centre.1).abs() < 0.2
+        })
+        .unwrap_or_else(|| panic!("a piece on {cell}"));
+    (centre, attr(disc, "fill").unwrap_or_default().to_string())
+}
+
+#[test]
+fn flip_turns_the_board_half_round_and_keeps_text_upright() {
+    let v = variant::find("shogi-flat").expect("registered");
+    let plain = render_svg(v, &At::default(), &Marks::default()).expect("renders");
+    let flip = Marks {
+        flip: true,
+        ..Marks::default()
+    };
+    let turned = render_svg(v, &At::default(), &flip).expect("renders");
+    // A's lance on a1 is at the bottom left, and turned at the top right,
+    // where B's lance on i9 was.
+    let (a1, fill) = piece_disc(&plain, "a1");
+    let (i9, other) = piece_disc(&plain, "i9");
+    assert_eq!((fill.as_str(), other.as_str()), ("#ffffff", "#2b2b2b"));
+    assert!(a1.0 < i9.0 && a1.1 > i9.1, "{a1:?} {i9:?}");
+    let (turned_a1, turned_fill) = piece_disc(&turned, "a1");
+    let (turned_i9, turned_other) = piece_disc(&turned, "i9");
+    assert_eq!(
+        (turned_fill.as_str(), turned_other.as_str()),
+        ("#ffffff", "#2b2b2b")
+    );
+    assert!(
+        turned_a1.0 > turned_i9.0 && turned_a1.1 < turned_i9.1,
+        "{turned_a1:?} {turned_i9:?}"
+    );
+    // Half a turn about one centre: a point and its image sum to twice it.
+    let sum = |p: (f64, f64), q: (f64, f64)| (p.0 + q.0, p.1 + q.1);
+    let (s1, s2) = (sum(a1, turned_a1), sum(i9, turned_i9));
+    assert!(
+        (s1.0 - s2.0).abs() < 0.2 && (s1.1 - s2.1).abs() < 0.2,
+        "{s1:?} {s2:?}"
+    );
+    // Nothing is turned by a transform, so every letter stays upright; the
+    // same texts are drawn, and the legend is untouched.
+    for svg in [&plain, &turned] {
+        assert!(!svg.contains("rotate"));
+        assert!(!svg.contains("scale("));
+        assert!(!svg.contains("matrix("));
+    }
+    let texts = |svg: &str, id: &str| -> Vec<String> {
+        let mut t: Vec<String> = group(svg, id)
+            .split("<text ")
+            .skip(1)
+            .map(|r| r.split('>').nth(1).unwrap_or_default().to_string())
+            .collect();
+        t.sort();
+        t
+    };
+    assert_eq!(texts(&plain, "board"), texts(&turned, "board"));
+    // The legend says the same; only its drop-facing triangles point as
+    // the turned board's pieces do.
+    assert_eq!(texts(&plain, "legend"), texts(&turned, "legend"));
+    let chess = variant::find("chess-flat").expect("registered");
+    let turned_chess = render_svg(chess, &At::default(), &flip).expect("renders");
+    let plain_chess = render_svg(chess, &At::default(), &Marks::default()).expect("renders");
+    assert_eq!(
+        group(&plain_chess, "legend"),
+        group(&turned_chess, "legend")
+    );
+    // Through the command line too.
+    let r = seams(&["render", "shogi-flat", "--flip"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, turned);
+    let help = seams(&["render", "--help"]);
+    assert!(help.stdout.contains("--flip"), "{}", help.stdout);
+}
+
+#[test]
+fn flip_turns_the_tetrahedron_and_its_facings() {
+    let v = variant::find("tetra-shogi").expect("registered");
+    let plain = render_svg(v, &At::default(), &Marks::default()).expect("renders");
+    let turned = render_svg(
+        v,
+        &At::default(),
+        &Marks {
+            flip: true,
+            ..Marks::default()
+        },
+    )
+    .expect("renders");
+    // White's king on rank 1 is at the bottom, turned at the top.
+    let (king, _) = piece_disc(&plain, "e1.1");
+    let (turned_king, fill) = piece_disc(&turned, "e1.1");
+    assert_eq!(fill, "#ffffff");
+    assert!(king.1 > turned_king.1 && king.0 < turned_king.0);
+    assert!(group(&turned, "legend").contains("ranks stack down from rank 1"));
+    // Facing triangles on a Möbius board point the other way, turned.
+    let v = variant::find("shogi-mobius").expect("registered");
+    let plain = render_svg(v, &At::default(), &Marks::default()).expect("renders");
+    let turned = render_svg(
+        v,
+        &At::default(),
+        &Marks {
+            flip: true,
+            ..Marks::default()
+        },
+    )
+    .expect("renders");
+    // A's pawn on a3 faces up: its triangle's tip is above the disc, and
+    // below it once turned.
+    let tip_above = |svg: &str| -> bool {
+        let (centre, _) = piece_disc(svg, "a3");
+        let triangle = elements(group(svg, "board"))
+            .into_iter()
+            .filter(|e| e.starts_with("polygon ") && attr(e, "fill") == Some("#e67e22"))
+            .map(|e| {
+                attr(e, "points")
+                    .expect("points")
+                    .split(' ')
+                    .map(|p| {
+                        let (x, y) = p.split_once(',').expect("x,y");
+                        (x.parse::<f64>().expect("x"), y.parse::<f64>().expect("y"))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .find(|pts| (pts[0].0 - centre.0).abs() < 0.2 && (pts[0].1 - centre.1).abs() < 25.0)
+            .expect("a facing triangle on a3");
+        triangle[0].1 < centre.1
+    };
+    assert!(tip_above(&plain));
+    assert!(!tip_above(&turned));
+}
+
+#[test]
+fn a_diagram_renders_without_its_variant() {
+    use seams::render::{Overlay, render_diagram_svg};
+    let v = variant::find("kyoto").expect("registered");
+    let moves: Vec<String> = ["b1-b2", "d5-d4"].map(String::from).to_vec();
+    let at = At {
+        position: None,
+        moves: &moves,
+    };
+    let marks = moves_from(v, &at, "b2").expect("b2 is a cell");
+    let svg = render_svg(v, &at, &marks).expect("renders");
+    let d = v.diagram(&at).expect("pictured");
+    let texts: Vec<String> = marks.actions.iter().map(|(t, _)| t.clone()).collect();
+    let placed = v
+        .action_marks(&at, &texts)
+        .expect("marks")
+        .into_iter()
+        .map(|m| (m.expect("legal"), MarkKind::Legal))
+        .collect();
+    let overlay = Overlay {
+        from: Some("b2".into()),
+        marks: placed,
+        ..Overlay::default()
+    };
+    assert_eq!(render_diagram_svg(&d, &overlay), svg);
 }

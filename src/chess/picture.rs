@@ -68,6 +68,12 @@ impl Draw<Position, Action> for ChessRules {
             sides: [side(Player::First), side(Player::Second)],
             to_move: pos.to_move(),
             in_check: self.in_check(pos),
+            // A promoted pawn becomes another kind, so there is no
+            // promoted label to name.
+            legend: Kind::ALL
+                .iter()
+                .map(|k| (k.letter().to_string(), k.name().to_string()))
+                .collect(),
         }
     }
 

@@ -42,6 +42,18 @@ impl Kind {
         }
     }
 
+    /// The piece's name in the rules (`pawn`, `queen`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Pawn => "pawn",
+            Kind::Knight => "knight",
+            Kind::Bishop => "bishop",
+            Kind::Rook => "rook",
+            Kind::Queen => "queen",
+            Kind::King => "king",
+        }
+    }
+
     /// Reads a letter of either case.
     pub fn from_letter(c: char) -> Option<Kind> {
         Kind::ALL

@@ -19,6 +19,10 @@ pub struct RenderArgs {
     /// Mark the legal destinations of the piece on this cell.
     #[arg(long, value_name = "CELL")]
     moves_from: Option<String>,
+    /// Draw the board half a turn round, as the second player sits (the
+    /// text stays upright and the legend is unchanged).
+    #[arg(long)]
+    flip: bool,
     /// Write the SVG to this file instead of stdout.
     #[arg(long, value_name = "FILE.svg")]
     out: Option<PathBuf>,
@@ -31,10 +35,11 @@ pub fn render(book: &Rulebook, a: RenderArgs) -> Result<ExitCode> {
     }
     let v = book.variant(&a.variant)?;
     let place = a.at.resolve()?;
-    let marks = match &a.moves_from {
+    let mut marks = match &a.moves_from {
         None => seams::render::Marks::default(),
         Some(cell) => seams::render::moves_from(v, &place.at(), cell)?,
     };
+    marks.flip = a.flip;
     let svg = seams::render::render_svg(v, &place.at(), &marks)?;
     match &a.out {
         None => std::io::stdout().lock().write_all(svg.as_bytes())?,

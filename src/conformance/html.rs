@@ -217,6 +217,7 @@ fn draw(
         from: None,
         actions,
         caption: Some(caption.clone()),
+        ..Marks::default()
     };
     match render_svg(*v, &at, &marks) {
         Ok(svg) => Ok(Panel { svg, caption }),

@@ -72,6 +72,17 @@ impl Draw<Position, Action> for KyotoRules {
             sides: [side(Player::First), side(Player::Second)],
             to_move: pos.to_move,
             in_check: self.in_check(pos),
+            legend: Face::ALL
+                .iter()
+                .map(|f| {
+                    let name = match f {
+                        // KY-1.3: the one face not named for the way it moves.
+                        Face::Tokin => "tokin (moves as a gold)".to_string(),
+                        _ => f.name().to_string(),
+                    };
+                    (f.letter().to_string(), name)
+                })
+                .collect(),
         }
     }
 

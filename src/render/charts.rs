@@ -7,6 +7,10 @@
 //! Explicit transitions (the genus-two staircase) are drawn on the cell
 //! edge they replace, labelled with the cell a step across it reaches.
 //! Cone points are dots on every face corner that meets there.
+//!
+//! Staircase labels name whole cells (`II:f6`), so a board with a
+//! staircase gets larger cells, letting the labels be about the size of
+//! the file and rank labels without covering the pieces' letters.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,6 +21,10 @@ use super::svg::{Anchor, Canvas};
 use super::{Icon, Layout, Square, ZoneStyle};
 
 const CELL: f64 = 38.0;
+/// The cell size of a board with a staircase.
+const STAIR_CELL: f64 = 46.0;
+/// The staircase labels' font size (file and rank labels are 11).
+pub(super) const STAIR_FONT: f64 = 10.0;
 const LEFT: f64 = 38.0;
 const RIGHT: f64 = 22.0;
 const BOTTOM: f64 = 36.0;
@@ -31,37 +39,44 @@ fn seam_letter(ci: usize, north_south: bool) -> String {
     ((b'a' + (k % 26) as u8) as char).to_string()
 }
 
-pub(super) fn layout(board: &Board) -> Layout {
+/// Lays the board out; `turned` draws it half a turn round.
+pub(super) fn layout(board: &Board, turned: bool) -> Layout {
     let (w, h) = (board.width() as f64, board.height() as f64);
     let multi = board.chart_count() > 1;
+    let stairs = board
+        .cells()
+        .any(|c| Dir::CARDINALS.iter().any(|&d| board.is_transition(c, d)));
+    let cell = if stairs { STAIR_CELL } else { CELL };
     let top = if multi { 40.0 } else { 22.0 };
-    let block = LEFT + w * CELL + RIGHT;
+    let block = LEFT + w * cell + RIGHT;
     let origin = |ci: usize| (ci as f64 * (block + GAP) + LEFT, top);
     let (ew, ns) = board.side_gluing();
+    let n = board.chart_count() as f64;
+    let (width, height) = (n * block + (n - 1.0) * GAP, top + h * cell + BOTTOM);
 
     let mut cells = BTreeMap::new();
-    let mut under = Canvas::default();
-    let mut over = Canvas::default();
-    let mut topc = Canvas::default();
+    let mut under = Canvas::turned(width, height, turned);
+    let mut over = under.like();
+    let mut topc = under.like();
     for c in board.cells() {
         let sq = board.square(c);
         let (ox, oy) = origin(sq.chart as usize);
         let s = Square {
-            x: ox + sq.x as f64 * CELL,
-            y: oy + (h - 1.0 - sq.y as f64) * CELL,
-            size: CELL,
+            x: ox + sq.x as f64 * cell,
+            y: oy + (h - 1.0 - sq.y as f64) * cell,
+            size: cell,
         };
-        under.rect(s.x, s.y, CELL, CELL, "#fbf7ee", "none", 0.0);
-        over.rect(s.x, s.y, CELL, CELL, "none", "#8a8170", 0.7);
+        under.rect(s.x, s.y, cell, cell, "#fbf7ee", "none", 0.0);
+        over.rect(s.x, s.y, cell, cell, "none", "#8a8170", 0.7);
         cells.insert(board.cell_name(c).to_string(), s);
     }
 
     for (ci, name) in board.chart_names().iter().enumerate() {
         let (ox, oy) = origin(ci);
-        let (right, bottom) = (ox + w * CELL, oy + h * CELL);
+        let (right, bottom) = (ox + w * cell, oy + h * cell);
         if multi {
             over.text_styled(
-                (ox + w * CELL / 2.0, 14.0),
+                (ox + w * cell / 2.0, 14.0),
                 12.0,
                 Anchor::Middle,
                 "#333",
@@ -71,7 +86,7 @@ pub(super) fn layout(board: &Board) -> Layout {
         }
         for x in 0..board.width() {
             over.text(
-                (ox + (x as f64 + 0.5) * CELL, bottom + 30.0),
+                (ox + (x as f64 + 0.5) * cell, bottom + 30.0),
                 11.0,
                 Anchor::Middle,
                 "#444",
@@ -80,7 +95,7 @@ pub(super) fn layout(board: &Board) -> Layout {
         }
         for y in 0..board.height() {
             over.text(
-                (ox - 17.0, oy + (h - 1.0 - y as f64 + 0.5) * CELL + 4.0),
+                (ox - 17.0, oy + (h - 1.0 - y as f64 + 0.5) * cell + 4.0),
                 11.0,
                 Anchor::End,
                 "#444",
@@ -137,36 +152,41 @@ pub(super) fn layout(board: &Board) -> Layout {
     }
 
     // Staircase edges, each labelled (over the pieces) with where a step
-    // across it lands.
-    let mut stairs = false;
+    // across it lands. A label sits in its cell along the edge; one on a
+    // side edge keeps to the corner away from the cell's own north or
+    // south label, so two labels of one cell never meet.
     for c in board.cells() {
         let s = cells[board.cell_name(c)];
+        let (x, y, z) = (s.x, s.y, cell);
+        let side_y = if board.is_transition(c, Dir::N) {
+            y + z - 3.0
+        } else {
+            y + STAIR_FONT + 1.0
+        };
         for d in Dir::CARDINALS {
             if !board.is_transition(c, d) {
                 continue;
             }
-            stairs = true;
-            let (x, y, z) = (s.x, s.y, CELL);
             let (a, b, at, anchor) = match d {
-                Dir::N => ((x, y), (x + z, y), (x + z / 2.0, y + 8.0), Anchor::Middle),
+                Dir::N => (
+                    (x, y),
+                    (x + z, y),
+                    (x + z / 2.0, y + STAIR_FONT + 1.0),
+                    Anchor::Middle,
+                ),
                 Dir::S => (
                     (x, y + z),
                     (x + z, y + z),
-                    (x + z / 2.0, y + z - 2.5),
+                    (x + z / 2.0, y + z - 3.0),
                     Anchor::Middle,
                 ),
                 Dir::E => (
                     (x + z, y),
                     (x + z, y + z),
-                    (x + z - 2.0, y + z / 2.0 + 3.0),
+                    (x + z - 2.5, side_y),
                     Anchor::End,
                 ),
-                _ => (
-                    (x, y),
-                    (x, y + z),
-                    (x + 2.0, y + z / 2.0 + 3.0),
-                    Anchor::Start,
-                ),
+                _ => ((x, y), (x, y + z), (x + 2.5, side_y), Anchor::Start),
             };
             over.line(a, b, STAIR, 3.5);
             let label = match board.step(c, d) {
@@ -175,10 +195,10 @@ pub(super) fn layout(board: &Board) -> Layout {
             };
             topc.text_styled(
                 at,
-                7.0,
+                STAIR_FONT,
                 anchor,
                 STAIR,
-                "stroke=\"#ffffff\" stroke-width=\"2\" paint-order=\"stroke\"",
+                "font-weight=\"bold\" stroke=\"#ffffff\" stroke-width=\"2.5\" paint-order=\"stroke\"",
                 label,
             );
         }
@@ -190,14 +210,14 @@ pub(super) fn layout(board: &Board) -> Layout {
     for cone in &inv.cones {
         cone_sizes.insert(cone.corners);
         for at in &cone.at {
-            let Some((cell, corner)) = at.rsplit_once(':') else {
+            let Some((name, corner)) = at.rsplit_once(':') else {
                 continue;
             };
-            let Some(s) = cells.get(cell) else { continue };
+            let Some(s) = cells.get(name) else { continue };
             let p = match corner {
-                "SW" => (s.x, s.y + CELL),
-                "SE" => (s.x + CELL, s.y + CELL),
-                "NE" => (s.x + CELL, s.y),
+                "SW" => (s.x, s.y + cell),
+                "SE" => (s.x + cell, s.y + cell),
+                "NE" => (s.x + cell, s.y),
                 _ => (s.x, s.y),
             };
             topc.circle(p, 4.5, "#c0392b", "#ffffff", 1.2);
@@ -237,14 +257,14 @@ pub(super) fn layout(board: &Board) -> Layout {
         ));
     }
 
-    let n = board.chart_count() as f64;
     Layout {
         cells,
+        near: BTreeMap::new(),
         under,
         over,
         top: topc,
-        width: n * block + (n - 1.0) * GAP,
-        height: top + h * CELL + BOTTOM,
+        width,
+        height,
         zones: ZoneStyle::Fill,
         legend,
     }

@@ -36,6 +36,26 @@ pub struct Marks {
     pub actions: Vec<(String, MarkKind)>,
     /// Optional caption drawn under the diagram.
     pub caption: Option<String>,
+    /// Draw the board half a turn round, as the second player sees it
+    /// (text stays upright; the legend is not turned).
+    pub flip: bool,
+}
+
+/// What is drawn over a [`Diagram`], already placed on its cells: for a
+/// caller that holds a diagram and action marks (a web page, a report)
+/// and should not have them parsed again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overlay {
+    /// The highlighted origin, a canonical cell name.
+    pub from: Option<String>,
+    /// Actions to mark, each with a kind.
+    pub marks: Vec<(ActionMark, MarkKind)>,
+    /// Action texts that could not be placed, listed in the legend.
+    pub unplaced: Vec<String>,
+    /// Optional caption drawn under the diagram.
+    pub caption: Option<String>,
+    /// Draw the board half a turn round (see [`Marks::flip`]).
+    pub flip: bool,
 }
 
 /// How an action mark is drawn.
@@ -108,24 +128,34 @@ pub fn render_svg(variant: &dyn Variant, at: &At, marks: &Marks) -> Result<Strin
     };
     let texts: Vec<String> = marks.actions.iter().map(|(t, _)| t.clone()).collect();
     let found = variant.action_marks(at, &texts)?;
-    let mut placed = Vec::new();
-    let mut unplaced = Vec::new();
+    let mut overlay = Overlay {
+        from,
+        caption: marks.caption.clone(),
+        flip: marks.flip,
+        ..Overlay::default()
+    };
     for ((text, kind), result) in marks.actions.iter().zip(found) {
         match result {
-            Ok(m) => placed.push((m, *kind)),
+            Ok(m) => overlay.marks.push((m, *kind)),
             Err(e) => match diagram::loose_mark(&diagram.board, text) {
-                Some(m) => placed.push((m, *kind)),
-                None => unplaced.push(format!("{text} ({})", e.message)),
+                Some(m) => overlay.marks.push((m, *kind)),
+                None => overlay.unplaced.push(format!("{text} ({})", e.message)),
             },
         }
     }
-    Ok(draw(
-        &diagram,
-        from.as_deref(),
-        &placed,
-        &unplaced,
-        marks.caption.as_deref(),
-    ))
+    Ok(render_diagram_svg(&diagram, &overlay))
+}
+
+/// Renders a diagram with what is drawn over it as an SVG document.
+///
+/// The board is one `<g id="board">` group and the legend another,
+/// `<g id="legend">`. Every cell has one shape carrying
+/// `data-cell="<canonical name>"`: a transparent square drawn last in the
+/// board, so that a page finds the cell under the pointer whatever stands
+/// on it. On the tetrahedron the shape also carries `data-near`, the
+/// cell's neighbours on the ranks before and after it.
+pub fn render_diagram_svg(d: &Diagram, overlay: &Overlay) -> String {
+    draw(d, overlay)
 }
 
 /// The marks for `--moves-from`: every legal action of the position whose
@@ -151,7 +181,7 @@ pub fn moves_from(variant: &dyn Variant, at: &At, cell: &str) -> Result<Marks, R
     Ok(Marks {
         from: Some(canonical),
         actions,
-        caption: None,
+        ..Marks::default()
     })
 }
 
@@ -178,7 +208,7 @@ enum ZoneStyle {
 }
 
 /// One legend line's icon.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Icon {
     Swatch(&'static str),
     Frame(&'static str),
@@ -187,13 +217,21 @@ enum Icon {
     Boundary,
     Staircase,
     Cone,
-    /// A player's piece, with the facing its drops take when it matters.
+    /// The thin lines joining one rank slice of the tetrahedron to the next.
+    Bridge,
+    /// A player's piece, with the facing its drops take (as drawn) when it
+    /// matters.
     Piece(Player, Option<Facing>),
     Promoted,
-    Facing,
+    /// The facing triangle, pointing as an up-facing piece's is drawn.
+    Facing(Facing),
     OtherFace,
     Origin,
     Mark(MarkKind),
+    /// The ring a mark puts round a piece it lands on.
+    Ring(MarkKind),
+    /// A short text drawn as a mark draws it (`P*`, `+`).
+    Tag(String),
     /// No icon: an explanatory line.
     Note,
 }
@@ -201,6 +239,9 @@ enum Icon {
 /// A board placed on the picture by a layout.
 struct Layout {
     cells: BTreeMap<String, Square>,
+    /// Each cell's neighbours worth highlighting with it (`data-near`);
+    /// empty where a layout has none.
+    near: BTreeMap<String, Vec<String>>,
     /// Drawn under zones: cell fills and tints.
     under: Canvas,
     /// Drawn over zones, under pieces: grid, labels, seams.
@@ -213,10 +254,22 @@ struct Layout {
     legend: Vec<(Icon, String)>,
 }
 
+/// The smallest cell any layout draws, so that a piece's letter reads at
+/// a glance on every board and every rank of the tetrahedron.
+pub const MIN_CELL: f64 = 34.0;
+
 const PAD: f64 = 16.0;
 const TITLE: f64 = 30.0;
 const LINE: f64 = 17.0;
+/// Legend text size and the width of one of its characters, roughly, for
+/// sizing the picture to its longest line.
+const LEGEND_FONT: f64 = 11.0;
+const CHAR: f64 = 6.2;
+/// Room for a legend line's icon before its text.
+const ICON: f64 = 26.0;
 
+/// A player's name as the rules give it, with who moves first where the
+/// name does not already say so.
 fn owner_name(d: &Diagram, p: Player) -> String {
     let which = match p {
         Player::First => "first",
@@ -226,7 +279,7 @@ fn owner_name(d: &Diagram, p: Player) -> String {
     if name.to_lowercase().contains(which) {
         name.clone()
     } else {
-        format!("{name} ({which})")
+        format!("{name} (moves {which})")
     }
 }
 
@@ -239,38 +292,60 @@ fn zone_colour(p: Player, style: ZoneStyle) -> &'static str {
     }
 }
 
-fn facing_arrow(f: Facing) -> &'static str {
+/// The words for a facing, which hold however the board is turned.
+fn facing_words(f: Facing) -> &'static str {
     match f {
-        Facing::Up => "↑",
-        Facing::Down => "↓",
+        Facing::Up => "up, toward higher ranks",
+        Facing::Down => "down, toward lower ranks",
     }
 }
 
-fn draw(
-    d: &Diagram,
-    from: Option<&str>,
-    placed: &[(ActionMark, MarkKind)],
-    unplaced: &[String],
-    caption: Option<&str>,
-) -> String {
-    let mut layout = match &d.board {
-        AnyBoard::Charts(b) => charts::layout(b),
-        AnyBoard::Tetrahedron(t) => tetra::layout(t),
+/// One item of the legend.
+enum Item {
+    Line(Option<Icon>, String),
+    /// Piece labels with their names, set out in columns.
+    Pieces(Vec<(String, String)>),
+}
+
+/// The piece names set out in columns, filled column by column in the
+/// family's order: as many columns as fit in `room`. Gives each column's
+/// width and its entries.
+fn piece_columns(entries: &[(String, String)], room: f64) -> Vec<(f64, &[(String, String)])> {
+    let width = |(_, name): &(String, String)| ICON + name.chars().count() as f64 * CHAR + 14.0;
+    let split = |n: usize| -> Vec<(f64, &[(String, String)])> {
+        entries
+            .chunks(entries.len().div_ceil(n).max(1))
+            .map(|col| (col.iter().map(width).fold(0.0, f64::max), col))
+            .collect()
     };
-    let mut c = Canvas::default();
-    c.comment(&format!("{} drawn by seams render", d.variant));
-    c.raw(&format!(
-        "<g transform=\"translate({},{})\">\n",
+    (1..=entries.len().max(1))
+        .rev()
+        .map(split)
+        .find(|cols| cols.len() == 1 || cols.iter().map(|(w, _)| w).sum::<f64>() <= room)
+        .unwrap_or_default()
+}
+
+fn draw(d: &Diagram, o: &Overlay) -> String {
+    let names = [d.sides[0].name.as_str(), d.sides[1].name.as_str()];
+    let mut layout = match &d.board {
+        AnyBoard::Charts(b) => charts::layout(b, o.flip),
+        AnyBoard::Tetrahedron(t) => tetra::layout(t, names, o.flip),
+    };
+    let from = o.from.as_deref();
+    let placed = &o.marks;
+    let mut board = Canvas::turned(layout.width, layout.height, o.flip);
+    board.raw(&format!(
+        "<g id=\"board\" transform=\"translate({},{})\">\n",
         num(PAD),
         num(TITLE)
     ));
     let under = std::mem::take(&mut layout.under);
-    c.raw(&under.into_string());
-    draw_zones(&mut c, d, &layout);
+    board.raw(&under.into_string());
+    draw_zones(&mut board, d, &layout);
     let over = std::mem::take(&mut layout.over);
-    c.raw(&over.into_string());
+    board.raw(&over.into_string());
     if let Some(sq) = from.and_then(|f| layout.cells.get(f)) {
-        c.rect(
+        board.rect(
             sq.x + 1.5,
             sq.y + 1.5,
             sq.size - 3.0,
@@ -282,18 +357,35 @@ fn draw(
     }
     for p in &d.pieces {
         if let Some(sq) = layout.cells.get(&p.cell) {
-            draw_piece(&mut c, *sq, p);
+            draw_piece(&mut board, *sq, p);
         }
     }
     let top = std::mem::take(&mut layout.top);
-    c.raw(&top.into_string());
+    board.raw(&top.into_string());
     let occupied: std::collections::BTreeSet<&str> =
         d.pieces.iter().map(|p| p.cell.as_str()).collect();
-    draw_marks(&mut c, &layout, &occupied, placed);
-    c.close_group();
+    draw_marks(&mut board, &layout, &occupied, placed);
+    // The cells' shapes for a page to find, last so that nothing drawn
+    // covers them; transparent, so the picture is unchanged.
+    for (name, sq) in &layout.cells {
+        let near = match layout.near.get(name) {
+            Some(n) => format!(" data-near=\"{}\"", svg::escape(&n.join(" "))),
+            None => String::new(),
+        };
+        board.rect_with(
+            sq.x,
+            sq.y,
+            sq.size,
+            sq.size,
+            &format!("data-cell=\"{}\"{near}", svg::escape(name)),
+            "fill=\"#ffffff\" fill-opacity=\"0\" stroke=\"none\"",
+        );
+    }
+    board.close_group();
 
-    // Text under the board: sides, hands, legend, caption.
-    let mut lines: Vec<(Option<Icon>, String)> = Vec::new();
+    // The legend under the board: sides, hands, marks, pieces, caption.
+    let shown = |f: Facing| if o.flip { f.reversed() } else { f };
+    let mut items: Vec<Item> = Vec::new();
     for p in [Player::First, Player::Second] {
         let side = &d.sides[p.index()];
         let hand: Vec<String> = side
@@ -309,11 +401,11 @@ fn draw(
             })
             .collect();
         let mut s = owner_name(d, p);
+        if let Some(f) = side.drop_facing {
+            s.push_str(&format!(" — dropped pieces point {}", facing_words(f)));
+        }
         if !hand.is_empty() {
             s.push_str(&format!(" — in hand: {}", hand.join(" ")));
-        }
-        if let Some(f) = side.drop_facing {
-            s.push_str(&format!(" — drops face {} ({})", facing_arrow(f), f.name()));
         }
         if p == d.to_move {
             s.push_str(" — to move");
@@ -321,7 +413,10 @@ fn draw(
                 s.push_str(", in check");
             }
         }
-        lines.push((Some(Icon::Piece(p, side.drop_facing)), s));
+        items.push(Item::Line(
+            Some(Icon::Piece(p, side.drop_facing.map(shown))),
+            s,
+        ));
     }
     for p in [Player::First, Player::Second] {
         if !d.sides[p.index()].zone.is_empty() {
@@ -329,7 +424,7 @@ fn draw(
                 ZoneStyle::Fill => Icon::Swatch(zone_colour(p, ZoneStyle::Fill)),
                 ZoneStyle::Frame => Icon::Frame(zone_colour(p, ZoneStyle::Frame)),
             };
-            lines.push((
+            items.push(Item::Line(
                 Some(icon),
                 format!("promotion zone of {}", d.sides[p.index()].name),
             ));
@@ -338,32 +433,49 @@ fn draw(
     if layout.zones == ZoneStyle::Fill
         && d.sides[0].zone.iter().any(|c| d.sides[1].zone.contains(c))
     {
-        lines.push((
+        items.push(Item::Line(
             Some(Icon::Note),
             "a cell split in two: both players promote there".into(),
         ));
     }
     for (icon, text) in std::mem::take(&mut layout.legend) {
-        lines.push((Some(icon), text));
+        items.push(Item::Line(Some(icon), text));
     }
-    if d.pieces.iter().any(|p| p.promoted) {
-        lines.push((Some(Icon::Promoted), "promoted piece (red, +)".into()));
+    // The marks a piece can carry: explained whenever the family can show
+    // them (its names list a promoted label) or this picture does.
+    let promotable = d.legend.iter().any(|(label, _)| label.starts_with('+'));
+    if promotable || d.pieces.iter().any(|p| p.promoted) {
+        items.push(Item::Line(
+            Some(Icon::Promoted),
+            "+ before a letter (red): the piece is promoted".into(),
+        ));
     }
     if d.pieces.iter().any(|p| p.facing.is_some()) {
-        lines.push((
-            Some(Icon::Facing),
-            "facing: the way the piece's forward points (a reversing seam can flip it)".into(),
+        items.push(Item::Line(
+            Some(Icon::Facing(shown(Facing::Up))),
+            "facing triangle: the way the piece's forward points (a reversing seam can turn it)"
+                .into(),
         ));
     }
     if d.pieces.iter().any(|p| p.other_face.is_some()) {
-        lines.push((
+        items.push(Item::Line(
             Some(Icon::OtherFace),
             "small grey letter: the token's other face, shown after it moves".into(),
         ));
     }
+    if !d.legend.is_empty() {
+        items.push(Item::Line(
+            None,
+            format!(
+                "pieces, by letter: white discs are {}'s, dark discs {}'s",
+                d.sides[0].name, d.sides[1].name
+            ),
+        ));
+        items.push(Item::Pieces(d.legend.clone()));
+    }
     if let Some(f) = from {
         let any = placed.iter().any(|(m, _)| m.from.as_deref() == Some(f));
-        lines.push((
+        items.push(Item::Line(
             Some(Icon::Origin),
             if any {
                 format!("moves from {f}")
@@ -374,47 +486,115 @@ fn draw(
     }
     for kind in MarkKind::ALL {
         if placed.iter().any(|(_, k)| *k == kind) {
-            lines.push((Some(Icon::Mark(kind)), kind.legend().into()));
+            items.push(Item::Line(Some(Icon::Mark(kind)), kind.legend().into()));
         }
     }
+    if let Some((_, kind)) = placed
+        .iter()
+        .find(|(m, _)| occupied.contains(m.to.as_str()))
+    {
+        items.push(Item::Line(
+            Some(Icon::Ring(*kind)),
+            "a ring round a piece: a marked action lands there and captures it".into(),
+        ));
+    }
     if placed.iter().any(|(m, _)| m.facing.is_some()) {
-        lines.push((
+        items.push(Item::Line(
             None,
             "a small triangle beside a mark is the facing on arrival; one cell may show both"
                 .into(),
         ));
     }
-    if !unplaced.is_empty() {
-        lines.push((None, "not on the picture:".into()));
-        for u in unplaced {
-            lines.push((None, format!("  {u}")));
+    if let Some(drop) = placed.iter().find_map(|(m, _)| m.drop.as_ref()) {
+        items.push(Item::Line(
+            Some(Icon::Tag(format!("{drop}*"))),
+            "a letter and * above a mark: a drop of that piece from hand".into(),
+        ));
+    }
+    if placed.iter().any(|(m, _)| m.promote) {
+        items.push(Item::Line(
+            Some(Icon::Tag("+".into())),
+            "+ beside a mark: the action promotes (or changes) the piece".into(),
+        ));
+    }
+    if !o.unplaced.is_empty() {
+        items.push(Item::Line(None, "not on the picture:".into()));
+        for u in &o.unplaced {
+            items.push(Item::Line(None, format!("  {u}")));
         }
     }
-    if let Some(cap) = caption {
-        lines.push((None, cap.to_string()));
+    if let Some(cap) = &o.caption {
+        items.push(Item::Line(None, cap.clone()));
     }
-    let text_top = TITLE + layout.height + 12.0;
-    for (i, (icon, text)) in lines.iter().enumerate() {
-        let y = text_top + i as f64 * LINE;
-        if let Some(icon) = icon {
-            draw_icon(&mut c, *icon, PAD, y);
-        }
-        c.text((PAD + 26.0, y + 11.0), 11.0, Anchor::Start, "#222", text);
-    }
-    let longest = lines
+
+    let longest = items
         .iter()
-        .map(|(_, t)| t.chars().count())
+        .map(|i| match i {
+            Item::Line(_, t) => t.chars().count(),
+            Item::Pieces(_) => 0,
+        })
         .max()
         .unwrap_or(0) as f64;
-    let width = (layout.width + 2.0 * PAD)
-        .max(PAD * 2.0 + 26.0 + longest * 6.2)
-        .ceil();
-    let height = (text_top + lines.len() as f64 * LINE + PAD).ceil();
-
     let title = match &d.board {
         AnyBoard::Charts(b) => format!("{} — {}", d.variant, b.title()),
         AnyBoard::Tetrahedron(t) => format!("{} — {}", d.variant, t.title()),
     };
+    let title = if o.flip {
+        format!(
+            "{title}, turned for {}",
+            d.sides[Player::Second.index()].name
+        )
+    } else {
+        title
+    };
+    // The bold title's characters are wider than the legend's.
+    let width = (layout.width + 2.0 * PAD)
+        .max(PAD * 2.0 + ICON + longest * CHAR)
+        .max(PAD * 2.0 + title.chars().count() as f64 * 8.6)
+        .ceil();
+    let mut legend = Canvas::default();
+    legend.raw("<g id=\"legend\">\n");
+    let mut y = TITLE + layout.height + 12.0;
+    for item in &items {
+        match item {
+            Item::Line(icon, text) => {
+                if let Some(icon) = icon {
+                    draw_icon(&mut legend, icon, PAD, y);
+                }
+                legend.text(
+                    (PAD + ICON, y + 11.0),
+                    LEGEND_FONT,
+                    Anchor::Start,
+                    "#222",
+                    text,
+                );
+                y += LINE;
+            }
+            Item::Pieces(entries) => {
+                let cols = piece_columns(entries, width - 2.0 * PAD);
+                let mut x = PAD;
+                for (w, col) in &cols {
+                    for (row, (label, name)) in col.iter().enumerate() {
+                        let top = y + row as f64 * (LINE + 2.0);
+                        draw_label_disc(&mut legend, (x + 9.0, top + 7.0), label);
+                        legend.text(
+                            (x + ICON, top + 11.0),
+                            LEGEND_FONT,
+                            Anchor::Start,
+                            "#222",
+                            name,
+                        );
+                    }
+                    x += w;
+                }
+                let rows = cols.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
+                y += rows as f64 * (LINE + 2.0);
+            }
+        }
+    }
+    legend.close_group();
+    let height = (y + PAD).ceil();
+
     let mut doc = String::new();
     doc.push_str(&format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n",
@@ -426,6 +606,7 @@ fn draw(
         svg::escape(&format!("{title}: {}", placement_summary(d)))
     ));
     let mut head = Canvas::default();
+    head.comment(&format!("{} drawn by seams render", d.variant));
     head.rect(0.0, 0.0, width, height, "#ffffff", "none", 0.0);
     head.text_styled(
         (PAD, 20.0),
@@ -436,7 +617,8 @@ fn draw(
         &title,
     );
     doc.push_str(&head.into_string());
-    doc.push_str(&c.into_string());
+    doc.push_str(&board.into_string());
+    doc.push_str(&legend.into_string());
     doc.push_str("</svg>\n");
     doc
 }
@@ -614,9 +796,10 @@ fn draw_marks(
             let colour = kind.colour();
             // Grouped and labelled, so that a reader (or a test) can tell
             // which kind of mark stands on which cell without reading
-            // colours.
+            // colours. `data-to`, not `data-cell`: the cell's own shape is
+            // the one element carrying its name.
             c.raw(&format!(
-                "<g data-mark=\"{}\" data-cell=\"{}\">",
+                "<g data-mark=\"{}\" data-to=\"{}\">",
                 kind.name(),
                 svg::escape(cell)
             ));
@@ -667,7 +850,26 @@ fn draw_marks(
     }
 }
 
-fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
+/// A piece label (`K`, `+R`) on a small white disc, as the legend's
+/// piece names show it.
+fn draw_label_disc(c: &mut Canvas, centre: (f64, f64), label: &str) {
+    c.circle(centre, 8.0, "#ffffff", "#222222", 1.0);
+    let (size, ink) = if label.starts_with('+') {
+        (8.0, "#c0392b")
+    } else {
+        (10.0, "#111111")
+    };
+    c.text_styled(
+        (centre.0, centre.1 + size * 0.36),
+        size,
+        Anchor::Middle,
+        ink,
+        "font-weight=\"bold\"",
+        label,
+    );
+}
+
+fn draw_icon(c: &mut Canvas, icon: &Icon, x: f64, y: f64) {
     let centre = (x + 9.0, y + 7.0);
     match icon {
         Icon::Note => {}
@@ -675,7 +877,7 @@ fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
         Icon::Frame(stroke) => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, "none", stroke, 1.6),
         Icon::Seam(opposed) => {
             c.arrow((x + 4.0, y + 13.0), (x + 4.0, y + 1.0), 1, "#6a1b9a");
-            if opposed {
+            if *opposed {
                 c.arrow((x + 14.0, y + 1.0), (x + 14.0, y + 13.0), 1, "#6a1b9a");
             } else {
                 c.arrow((x + 14.0, y + 13.0), (x + 14.0, y + 1.0), 1, "#6a1b9a");
@@ -684,11 +886,17 @@ fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
         Icon::Boundary => c.line((x + 1.0, y + 7.0), (x + 17.0, y + 7.0), "#000000", 3.0),
         Icon::Staircase => c.line((x + 1.0, y + 7.0), (x + 17.0, y + 7.0), "#d35400", 3.5),
         Icon::Cone => c.circle(centre, 4.5, "#c0392b", "#ffffff", 1.2),
+        Icon::Bridge => {
+            c.rect(x + 1.0, y + 9.0, 16.0, 4.0, "none", "#333", 1.2);
+            c.rect(x + 4.0, y + 1.0, 10.0, 4.0, "none", "#333", 1.2);
+            c.line((x + 1.0, y + 9.0), (x + 4.0, y + 5.0), tetra::BRIDGE, 1.0);
+            c.line((x + 17.0, y + 9.0), (x + 14.0, y + 5.0), tetra::BRIDGE, 1.0);
+        }
         Icon::Piece(p, facing) => {
-            let (fill, stroke, _, _) = piece_colours(p);
+            let (fill, stroke, _, _) = piece_colours(*p);
             c.circle(centre, 6.5, fill, stroke, 1.2);
             if let Some(f) = facing {
-                draw_facing(c, centre, 26.0, f, "#e67e22");
+                draw_facing(c, centre, 26.0, *f, "#e67e22");
             }
         }
         Icon::Promoted => {
@@ -701,9 +909,9 @@ fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
                 "+",
             );
         }
-        Icon::Facing => {
+        Icon::Facing(f) => {
             c.circle(centre, 5.5, "#ffffff", "#222222", 1.0);
-            draw_facing(c, centre, 22.0, Facing::Up, "#e67e22");
+            draw_facing(c, centre, 22.0, *f, "#e67e22");
         }
         Icon::OtherFace => c.text((centre.0, y + 12.0), 10.0, Anchor::Middle, "#777777", "g"),
         Icon::Origin => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, "none", "#ff9800", 3.0),
@@ -719,5 +927,17 @@ fn draw_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64) {
                 }
             }
         }
+        Icon::Ring(kind) => {
+            c.circle(centre, 5.0, "#2b2b2b", "#000000", 1.0);
+            c.circle(centre, 7.5, "none", kind.colour(), 2.0);
+        }
+        Icon::Tag(text) => c.text_styled(
+            (centre.0, y + 11.5),
+            10.0,
+            Anchor::Middle,
+            MarkKind::Legal.colour(),
+            "font-weight=\"bold\"",
+            text,
+        ),
     }
 }

@@ -3,6 +3,12 @@
 //! Coordinates are printed with one decimal so that output is byte-stable
 //! across platforms (insta snapshots and the committed README pictures
 //! compare it exactly).
+//!
+//! A canvas may turn what is drawn on it half a turn about the middle of a
+//! box ([`Canvas::turned`]): every point is moved, but text stays upright
+//! (its anchor point moves and its alignment mirrors), so a board drawn for
+//! the second player reads the right way up. This is done per point rather
+//! than with an SVG `transform`, which would turn the letters too.
 
 use std::fmt::Write;
 
@@ -10,7 +16,14 @@ use std::fmt::Write;
 #[derive(Default)]
 pub struct Canvas {
     out: String,
+    /// The box (width, height) whose middle everything is turned about,
+    /// when the canvas draws half a turn round.
+    turn: Option<(f64, f64)>,
 }
+
+/// How far below the middle of a line of text its baseline lies, as a
+/// share of the font size (about half the height of a capital letter).
+const BASELINE_BELOW_MIDDLE: f64 = 0.35;
 
 /// One decimal, without a trailing `.0`, so the text stays short.
 pub fn num(v: f64) -> String {
@@ -54,9 +67,45 @@ impl Anchor {
             Anchor::End => "end",
         }
     }
+
+    /// The anchor that keeps a text on the same side of its point once the
+    /// point is turned half round.
+    fn mirrored(self) -> Anchor {
+        match self {
+            Anchor::Start => Anchor::End,
+            Anchor::Middle => Anchor::Middle,
+            Anchor::End => Anchor::Start,
+        }
+    }
 }
 
 impl Canvas {
+    /// A canvas that draws everything half a turn round about the middle
+    /// of the `width` × `height` box at the origin when `turned`, and as
+    /// given otherwise.
+    pub fn turned(width: f64, height: f64, turned: bool) -> Canvas {
+        Canvas {
+            out: String::new(),
+            turn: turned.then_some((width, height)),
+        }
+    }
+
+    /// An empty canvas drawing the way this one does.
+    pub fn like(&self) -> Canvas {
+        Canvas {
+            out: String::new(),
+            turn: self.turn,
+        }
+    }
+
+    /// Where a point is drawn.
+    pub fn at(&self, (x, y): (f64, f64)) -> (f64, f64) {
+        match self.turn {
+            None => (x, y),
+            Some((w, h)) => (w - x, h - y),
+        }
+    }
+
     pub fn into_string(self) -> String {
         self.out
     }
@@ -76,18 +125,40 @@ impl Canvas {
 
     #[allow(clippy::too_many_arguments)]
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: &str, sw: f64) {
+        self.rect_with(
+            x,
+            y,
+            w,
+            h,
+            "",
+            &format!(
+                "fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"",
+                num(sw)
+            ),
+        );
+    }
+
+    /// A rectangle with its attributes other than the geometry written
+    /// out by the caller (already escaped).
+    pub fn rect_with(&mut self, x: f64, y: f64, w: f64, h: f64, before: &str, after: &str) {
+        // Turned half round, the far corner becomes the near one.
+        let (x, y) = match self.turn {
+            None => (x, y),
+            Some(_) => self.at((x + w, y + h)),
+        };
         let _ = writeln!(
             self.out,
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
+            "<rect {before}{}x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {after}/>",
+            if before.is_empty() { "" } else { " " },
             num(x),
             num(y),
             num(w),
             num(h),
-            num(sw)
         );
     }
 
     pub fn line(&mut self, a: (f64, f64), b: (f64, f64), stroke: &str, sw: f64) {
+        let (a, b) = (self.at(a), self.at(b));
         let _ = writeln!(
             self.out,
             "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{stroke}\" stroke-width=\"{}\" stroke-linecap=\"round\"/>",
@@ -100,6 +171,7 @@ impl Canvas {
     }
 
     pub fn circle(&mut self, c: (f64, f64), r: f64, fill: &str, stroke: &str, sw: f64) {
+        let c = self.at(c);
         let _ = writeln!(
             self.out,
             "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
@@ -113,7 +185,10 @@ impl Canvas {
     pub fn polygon(&mut self, points: &[(f64, f64)], fill: &str, stroke: &str, sw: f64) {
         let pts: Vec<String> = points
             .iter()
-            .map(|(x, y)| format!("{},{}", num(*x), num(*y)))
+            .map(|&p| {
+                let (x, y) = self.at(p);
+                format!("{},{}", num(x), num(y))
+            })
             .collect();
         let _ = writeln!(
             self.out,
@@ -138,6 +213,18 @@ impl Canvas {
         extra: &str,
         s: &str,
     ) {
+        // Turned, the text's middle goes where the middle was turned to,
+        // and it keeps to the same side of its point.
+        let (at, anchor) = match self.turn {
+            None => (at, anchor),
+            Some(_) => {
+                let (x, y) = self.at(at);
+                (
+                    (x, y + 2.0 * BASELINE_BELOW_MIDDLE * size),
+                    anchor.mirrored(),
+                )
+            }
+        };
         let _ = writeln!(
             self.out,
             "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{}\" fill=\"{fill}\"{}{}>{}</text>",

@@ -32,6 +32,28 @@ impl ShogiRules {
     }
 }
 
+/// Every label a shogi picture draws, with the piece's name and, for a
+/// promoted piece, how it moves (SS-4.1, SS-4.5).
+fn names() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Kind::ALL
+        .iter()
+        .rev()
+        .map(|k| (k.letter().to_string(), k.name().to_string()))
+        .collect();
+    for k in Kind::ALL.iter().rev().filter(|k| k.can_promote()) {
+        let moves = match k {
+            Kind::Rook => "adds one-cell diagonals",
+            Kind::Bishop => "adds one-cell orthogonals",
+            _ => "moves as a gold",
+        };
+        out.push((
+            format!("+{}", k.letter()),
+            format!("promoted {}: {moves}", k.name()),
+        ));
+    }
+    out
+}
+
 impl Draw<Position, Action> for ShogiRules {
     fn pieces(&self, pos: &Position) -> Pieces {
         Pieces {
@@ -70,6 +92,7 @@ impl Draw<Position, Action> for ShogiRules {
             sides: [side(Player::First), side(Player::Second)],
             to_move: pos.to_move(),
             in_check: self.in_check(pos),
+            legend: names(),
         }
     }
 

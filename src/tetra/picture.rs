@@ -25,6 +25,31 @@ impl TetraRules {
     }
 }
 
+impl TetraRules {
+    /// Every label the variant draws, from its data file: each kind's
+    /// letter and name, and each promotable kind's `+` label with what it
+    /// becomes (a new piece by name, or a kind of the army it moves as).
+    fn names(&self) -> Vec<(String, String)> {
+        let kinds = &self.data.kinds;
+        let mut out: Vec<(String, String)> = kinds
+            .iter()
+            .map(|&k| (self.data.letter_of(k).to_string(), k.name().to_string()))
+            .collect();
+        for &k in kinds {
+            let Some(m) = self.data.promotes_to[k.index()] else {
+                continue;
+            };
+            let name = if kinds.iter().any(|o| o.mover() == m) {
+                format!("promoted {}: moves as a {}", k.name(), m.name())
+            } else {
+                format!("{} (promoted {})", m.name(), k.name())
+            };
+            out.push((format!("+{}", self.data.letter_of(k)), name));
+        }
+        out
+    }
+}
+
 impl Draw<Position, TetraAction> for TetraRules {
     fn pieces(&self, pos: &Position) -> Pieces {
         Pieces {
@@ -65,6 +90,7 @@ impl Draw<Position, TetraAction> for TetraRules {
             sides: [side(Player::First), side(Player::Second)],
             to_move: pos.to_move(),
             in_check: self.in_check(pos),
+            legend: self.names(),
         }
     }
 

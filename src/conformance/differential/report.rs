@@ -460,6 +460,7 @@ fn figure(f: &Finding, variants: &[&dyn Variant]) -> Result<Vec<(String, String)
             from: None,
             actions: vec![],
             caption: Some(caption.clone()),
+            ..Marks::default()
         },
     )
     .map_err(|e| e.to_string())?;
