@@ -32,6 +32,9 @@ pub struct PieceMark {
     pub facing: Option<Facing>,
     /// A two-faced token's hidden face (Kyoto), as a letter.
     pub other_face: Option<String>,
+    /// Whether the piece is royal: kept out of check, its capture the
+    /// point of the game (a king, or the general of Hexgi).
+    pub royal: bool,
 }
 
 /// Pieces of one kind in a hand.

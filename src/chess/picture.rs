@@ -25,6 +25,7 @@ impl ChessRules {
                     promoted: false,
                     facing: facing_if(reverses && p.kind == Kind::Pawn, p.facing),
                     other_face: None,
+                    royal: p.kind == Kind::King,
                 })
             })
             .collect()

@@ -25,6 +25,7 @@ impl KyotoRules {
                     facing: None,
                     other_face: (p.face != Face::King)
                         .then(|| self.flipped(p.face).letter().to_string()),
+                    royal: p.face == Face::King,
                 })
             })
             .collect()

@@ -26,6 +26,7 @@ impl ShogiRules {
                     promoted: p.promoted,
                     facing: facing_if(facings && p.has_facing(), p.facing),
                     other_face: None,
+                    royal: p.kind == Kind::King,
                 })
             })
             .collect()

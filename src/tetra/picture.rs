@@ -20,6 +20,7 @@ impl TetraRules {
                 promoted: p.promoted,
                 facing: None,
                 other_face: None,
+                royal: p.kind.is_royal(),
             })
             .collect()
     }
