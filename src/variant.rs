@@ -422,10 +422,9 @@ impl<R: Rules> Variant for R {
         let Some((seen, actions)) = Rules::analysis_actions(self, &pos, mover, king_safety) else {
             return Ok(None);
         };
-        let mut out: Vec<String> = actions
-            .iter()
-            .map(|a| self.format_action(&seen, a))
-            .collect();
+        // Written as a list, so that a mark telling two actions apart is
+        // decided among the analysis actions themselves.
+        let mut out = self.format_legal(&seen, &actions);
         out.sort();
         out.dedup();
         Ok(Some(out))
