@@ -111,6 +111,18 @@ pub trait Draw<P, A> {
     fn diagram(&self, pos: &P) -> Diagram;
     /// A legal action of `pos` as a mark.
     fn action_mark(&self, pos: &P, action: &A) -> ActionMark;
+    /// Every cell's canonical name, in the order the position text writes
+    /// the placement: index `i` of a [`crate::placement::Layout`]'s cells
+    /// is the cell `text_cells()[i]`.
+    fn text_cells(&self) -> Vec<String>;
+    /// Every piece a position editor may place on this variant's board,
+    /// with its token and how a picture shows it.
+    fn palette(&self) -> Vec<crate::placement::PaletteEntry>;
+    /// How the hands are written in the position text; `None` for a
+    /// family without hands.
+    fn hand_shape(&self) -> Option<crate::placement::HandShape> {
+        None
+    }
     /// The pieces alone; taken from the diagram unless a family has a
     /// cheaper way.
     fn pieces(&self, pos: &P) -> Pieces {

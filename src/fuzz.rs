@@ -46,7 +46,7 @@ pub type Target = fn(&[u8]) -> u64;
 
 /// Every target by name; `fuzz/fuzz_targets/<name>.rs` and the trials of
 /// `tests/fuzz.rs` are one per entry.
-pub const TARGETS: [(&str, Target); 14] = [
+pub const TARGETS: [(&str, Target); 15] = [
     ("position", position),
     ("action", action),
     ("record", record),
@@ -61,7 +61,80 @@ pub const TARGETS: [(&str, Target); 14] = [
     ("request", request),
     ("reply", reply),
     ("capped_lines", capped_lines),
+    ("edit", edit),
 ];
+
+/// A position editor's request: `<variant>\n<edit>\n<position text>`,
+/// the edit being `place <cell> <token or ->`, `side first|second` or
+/// `hand first|second <label> <count>`. A first line that names no variant
+/// picks one by its hash.
+///
+/// Asserts: nothing panics; an error is bounded; an edited text is either
+/// a position (whose canonical text validates as itself) or refused with a
+/// position error naming its field; an edit keeps the board's cells.
+pub fn edit(data: &[u8]) -> u64 {
+    let input = String::from_utf8_lossy(data);
+    let (v, rest) = pick_variant(&input);
+    let (op, text) = rest.split_once('\n').unwrap_or((rest, ""));
+    let words: Vec<&str> = op.split_whitespace().collect();
+    let player = |w: Option<&&str>| match w {
+        Some(&"second") => crate::rules::Player::Second,
+        _ => crate::rules::Player::First,
+    };
+    let (kind, result) = match words.first().copied() {
+        Some("side") => ("side", v.edit_side(text, player(words.get(1)))),
+        Some("hand") => (
+            "hand",
+            v.edit_hand(
+                text,
+                player(words.get(1)),
+                words.get(2).copied().unwrap_or(""),
+                words.get(3).and_then(|n| n.parse().ok()).unwrap_or(1),
+            ),
+        ),
+        _ => {
+            let cell = words.get(1).copied().unwrap_or("");
+            let token = words.get(2).copied().filter(|t| *t != "-");
+            let placed = v.edit_place(text, cell, token);
+            if let Ok(edited) = &placed {
+                // Still this board's cells (which token a stray mark joins
+                // may change: `P+` then `N` reads back as `P`, `+N` where
+                // pieces may be promoted).
+                let cells = v.edit_cells().len();
+                let plus = v.edit_palette().iter().any(|e| e.token.starts_with('+'));
+                let layout = crate::placement::Layout::read(edited, plus, cells)
+                    .unwrap_or_else(|e| panic!("{}: an edited text is unreadable: {e}", v.name()));
+                assert_eq!(
+                    layout.cell_count(),
+                    cells,
+                    "{}: cells after an edit",
+                    v.name()
+                );
+            }
+            ("place", placed)
+        }
+    };
+    let edited = match result {
+        Ok(t) => t,
+        Err(e) => {
+            let message = e.to_string();
+            bounded(&format!("{}: edit", v.name()), &message);
+            return fingerprint(&[v.name(), kind, "refused", &message]);
+        }
+    };
+    match v.validate(&edited) {
+        Ok(canonical) => {
+            assert_eq!(
+                v.validate(&canonical).as_ref(),
+                Ok(&canonical),
+                "{}: a canonical text validates as itself",
+                v.name()
+            );
+            fingerprint(&[v.name(), kind, "position"])
+        }
+        Err(e) => position_error(v, &e),
+    }
+}
 
 /// The deepest perft the `request` target lets through: deeper requests are
 /// asked at this depth, since their cost, not their parsing, grows.

@@ -10,6 +10,7 @@
 //! [`session`] is a game being played (the terminal and web front ends);
 //! [`opponent`] is the practice opponent, a small search over [`rules`],
 //! reading the piece values of [`values`].
+//! [`placement`] edits position texts cell by cell for the position editor.
 //! [`spec`] embeds the rules data. [`fuzz`] holds one fuzz target per parser
 //! of outside input. See ARCHITECTURE.md for the codemap.
 
@@ -27,6 +28,7 @@ pub mod movement;
 pub mod mutants;
 pub mod names;
 pub mod opponent;
+pub mod placement;
 pub mod quote;
 pub mod render;
 pub mod rules;

@@ -122,6 +122,12 @@ pub enum VariantError {
     PerftDepth { depth: u32 },
     #[error("{count} moves to play first; at most {MAX_MOVES} are taken")]
     TooManyMoves { count: usize },
+    #[error(
+        "{bytes} bytes of position text; a position text has at most {MAX_POSITION_TEXT_BYTES}"
+    )]
+    TooLong { bytes: usize },
+    #[error(transparent)]
+    Edit(#[from] crate::placement::EditError),
 }
 
 /// The state after playing moves as a game (endings adjudicated).
@@ -303,6 +309,42 @@ pub trait Variant: Send + Sync {
     ) -> Result<Vec<Result<crate::diagram::ActionMark, ActionError>>, VariantError>;
     /// The designer facts of the variant's data (see [`crate::design`]).
     fn design_facts(&self) -> Option<crate::design::Facts>;
+    /// The position editor's pieces: every piece that may be placed on
+    /// this variant's board, as its position text writes it (empty for a
+    /// family that cannot be pictured).
+    fn edit_palette(&self) -> Vec<crate::placement::PaletteEntry>;
+    /// Every cell's canonical name in the order the position text writes
+    /// the placement (empty for a family that cannot be pictured).
+    fn edit_cells(&self) -> Vec<String>;
+    /// What a hand may hold and how the text writes it; `None` for a
+    /// family without hands.
+    fn edit_hands(&self) -> Option<crate::placement::HandShape>;
+    /// `position` (a text of this variant's shape, not necessarily a
+    /// position) with `token` put on `cell`, or the cell emptied. Nothing
+    /// but the shape is checked: an unknown cell, a token not in the
+    /// palette, or a text that cannot be cut into this board's cells is an
+    /// error naming the value; [`Variant::validate`] gives the verdict.
+    fn edit_place(
+        &self,
+        position: &str,
+        cell: &str,
+        token: Option<&str>,
+    ) -> Result<String, VariantError>;
+    /// `position` with `player` to move (the text's side field).
+    fn edit_side(&self, position: &str, player: Player) -> Result<String, VariantError>;
+    /// `position` with `player` holding `count` of the hand kind `label`
+    /// (its text letter, or its picture label); an error for a family
+    /// without hands.
+    fn edit_hand(
+        &self,
+        position: &str,
+        player: Player,
+        label: &str,
+        count: u32,
+    ) -> Result<String, VariantError>;
+    /// The reference's verdict on a position text: its canonical text, or
+    /// the exact error of its reading.
+    fn validate(&self, position: &str) -> Result<String, VariantError>;
     /// A game from `start` (default: the initial position) played one
     /// action at a time, with facts about each legal action (see
     /// [`crate::walk`]); `seams fuzz` plays its random games with it.
@@ -347,7 +389,144 @@ fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
     Ok(pos)
 }
 
+/// A position text within [`MAX_POSITION_TEXT_BYTES`] cut into the cells
+/// of `draw`'s board.
+fn edit_layout<R: Rules>(
+    draw: &dyn crate::diagram::Draw<R::Position, R::Action>,
+    position: &str,
+) -> Result<crate::placement::Layout, VariantError> {
+    if position.len() > MAX_POSITION_TEXT_BYTES {
+        return Err(VariantError::TooLong {
+            bytes: position.len(),
+        });
+    }
+    // A `+` starts a piece only where some piece is written with one.
+    let plus_prefix = draw.palette().iter().any(|e| e.token.starts_with('+'));
+    Ok(crate::placement::layout_of(
+        position,
+        plus_prefix,
+        draw.text_cells().len(),
+    )?)
+}
+
 impl<R: Rules> Variant for R {
+    fn edit_palette(&self) -> Vec<crate::placement::PaletteEntry> {
+        self.drawing().map(|d| d.palette()).unwrap_or_default()
+    }
+
+    fn edit_cells(&self) -> Vec<String> {
+        self.drawing().map(|d| d.text_cells()).unwrap_or_default()
+    }
+
+    fn edit_hands(&self) -> Option<crate::placement::HandShape> {
+        self.drawing().and_then(|d| d.hand_shape())
+    }
+
+    fn edit_place(
+        &self,
+        position: &str,
+        cell: &str,
+        token: Option<&str>,
+    ) -> Result<String, VariantError> {
+        use crate::placement::EditError;
+        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
+            variant: self.variant().to_string(),
+        })?;
+        let cells = draw.text_cells();
+        let index = cells
+            .iter()
+            .position(|c| c == cell)
+            .ok_or_else(|| EditError::UnknownCell {
+                cell: quote::excerpt(cell).into_owned(),
+                known: crate::names::Known::new(cell, cells.iter().map(String::as_str)),
+            })?;
+        if let Some(token) = token {
+            let palette = draw.palette();
+            if !palette.iter().any(|e| e.token == token) {
+                return Err(EditError::UnknownToken {
+                    token: quote::excerpt(token).into_owned(),
+                    known: crate::names::Known::new(
+                        token,
+                        palette.iter().map(|e| e.token.as_str()),
+                    ),
+                }
+                .into());
+            }
+        }
+        let mut layout = edit_layout::<R>(draw, position)?;
+        layout.set_cell(index, token);
+        Ok(layout.write())
+    }
+
+    fn edit_side(&self, position: &str, player: Player) -> Result<String, VariantError> {
+        use crate::placement::EditError;
+        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
+            variant: self.variant().to_string(),
+        })?;
+        let mut layout = edit_layout::<R>(draw, position)?;
+        // The side field and its two words, as this family writes them:
+        // the first field where the start and the start with the move
+        // passed differ.
+        let start = self.start();
+        let words = |pos: &R::Position| {
+            let text = self.format_position(pos);
+            crate::placement::Layout::parse(&text)
+                .map(|l| l.fields().to_vec())
+                .unwrap_or_default()
+        };
+        let first = words(&start);
+        let second = self
+            .other_to_move(&start)
+            .map(|p| words(&p))
+            .unwrap_or_default();
+        let (index, word) = first
+            .iter()
+            .zip(&second)
+            .enumerate()
+            .find(|(_, (a, b))| a != b)
+            .map(|(i, (a, b))| {
+                (
+                    i,
+                    match player {
+                        Player::First => a.clone(),
+                        Player::Second => b.clone(),
+                    },
+                )
+            })
+            .ok_or(EditError::MissingField { field: "side" })?;
+        let field = layout
+            .fields
+            .get_mut(index)
+            .ok_or(EditError::MissingField { field: "side" })?;
+        *field = word;
+        Ok(layout.write())
+    }
+
+    fn edit_hand(
+        &self,
+        position: &str,
+        player: Player,
+        label: &str,
+        count: u32,
+    ) -> Result<String, VariantError> {
+        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
+            variant: self.variant().to_string(),
+        })?;
+        let shape = draw
+            .hand_shape()
+            .ok_or_else(|| crate::placement::EditError::NoHands {
+                variant: self.variant().to_string(),
+            })?;
+        let mut layout = edit_layout::<R>(draw, position)?;
+        crate::placement::set_hand(&mut layout, &shape, player, label, count)?;
+        Ok(layout.write())
+    }
+
+    fn validate(&self, position: &str) -> Result<String, VariantError> {
+        let pos = parse_start(self, position)?;
+        Ok(self.format_position(&pos))
+    }
+
     fn session(&self, start: Option<&str>) -> Result<Box<dyn Session + '_>, VariantError> {
         let live = match start {
             None => Live::new(self, self.start(), false),
@@ -443,10 +622,9 @@ impl<R: Rules> Variant for R {
         let Some((seen, actions)) = Rules::analysis_actions(self, &pos, mover, king_safety) else {
             return Ok(None);
         };
-        let mut out: Vec<String> = actions
-            .iter()
-            .map(|a| self.format_action(&seen, a))
-            .collect();
+        // Written as a list, so that a mark telling two actions apart is
+        // decided among the analysis actions themselves.
+        let mut out = self.format_legal(&seen, &actions);
         out.sort();
         out.dedup();
         Ok(Some(out))

@@ -1180,8 +1180,31 @@ fn analysis_mode_moves_either_army_and_is_labelled() {
         &["moves", "shogi-flat", "--analysis", "frist"],
         "did you mean 'first'?",
     );
-    check_input_error(
-        &["moves", "chess-flat", "--analysis", "first"],
-        "chess-flat has no analysis mode",
-    );
+    // Every family has the mode: a chess king in check castles only
+    // without king safety (SC-A1).
+    let checked = "k3r3/8/8/8/8/8/8/4K2R w K - 0 1";
+    for (safety, castles) in [(None, false), (Some("--no-king-safety"), true)] {
+        let mut args = vec![
+            "moves",
+            "chess-flat",
+            "--position",
+            checked,
+            "--analysis",
+            "first",
+        ];
+        args.extend(safety);
+        let r = seams(&args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(
+            r.stdout.lines().any(|l| l == "O-O"),
+            castles,
+            "{}",
+            r.stdout
+        );
+    }
+    for variant in ["kyoto", "tetra-hexgi", "chess-klein"] {
+        let r = seams(&["moves", variant, "--analysis", "second"]);
+        assert_eq!(r.code, 0, "{variant}: {}", r.stderr);
+        assert!(!r.stdout.is_empty(), "{variant}");
+    }
 }

@@ -485,7 +485,7 @@ const COMMON: [&str; 30] = [
 
 fn dictionary(name: &str) -> Vec<Vec<u8>> {
     let specific: &[&str] = match name {
-        "position" | "action" => &[
+        "position" | "action" | "edit" => &[
             "I:", "II:", "w", "b", "A", "B", "KQkq", "-", "[-]", "+", "=", "P*", "x", "resign",
             "draw", "p1", "e2-e4", "a1.1", "c5.3", "+L", "+N", "+S", "K", "k", "Q", "X", "W", "G",
             "=Q", "=", "^",
@@ -590,7 +590,7 @@ fn dictionary(name: &str) -> Vec<Vec<u8>> {
 /// messages that would quote too much, small enough to stay fast.
 fn max_len(name: &str) -> usize {
     match name {
-        "position" | "action" | "request" | "reply" | "capped_lines" => 8 << 10,
+        "position" | "action" | "edit" | "request" | "reply" | "capped_lines" => 8 << 10,
         _ => 24 << 10,
     }
 }
@@ -1160,6 +1160,33 @@ fn seeds(name: &str) -> Vec<Vec<u8>> {
                     out.push(data);
                 }
                 out.push(vec![cap, chunk, b'a', b' ', b'\r', b'\n', b'\n', b'b']);
+            }
+            out
+        }
+        "edit" => {
+            let mut out = Vec::new();
+            for v in registry() {
+                let start = v.start_position();
+                let cells = v.edit_cells();
+                for (k, entry) in v.edit_palette().iter().enumerate() {
+                    let cell = &cells[k * 7 % cells.len()];
+                    out.push(text(format!(
+                        "{}\nplace {cell} {}\n{start}",
+                        v.name(),
+                        entry.token
+                    )));
+                }
+                out.push(text(format!("{}\nplace {} -\n{start}", v.name(), cells[0])));
+                out.push(text(format!("{}\nside second\n{start}", v.name())));
+                if let Some(hands) = v.edit_hands() {
+                    for e in &hands.entries {
+                        out.push(text(format!(
+                            "{}\nhand second {} 2\n{start}",
+                            v.name(),
+                            e.letter
+                        )));
+                    }
+                }
             }
             out
         }

@@ -362,6 +362,14 @@ impl Rules for ChessRules {
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         self.perft_count(pos, depth)
     }
+    fn analysis_actions(
+        &self,
+        pos: &Position,
+        mover: Player,
+        king_safety: bool,
+    ) -> Option<(Position, Vec<Action>)> {
+        Some(self.analysis(pos, mover, king_safety))
+    }
     fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {
         Some(self)
     }

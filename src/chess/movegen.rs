@@ -28,6 +28,15 @@ pub const CASTLING_INTO_CHECK: &str = "the king's destination is attacked";
 /// pieces moved.
 pub const CASTLING_ENDS_IN_CHECK: &str = "the king is attacked after castling";
 
+/// The refusals of SC-5.4 (a) to (c), the conditions about attacks on
+/// the king, which analysis without king safety drops (SC-A1).
+const CASTLING_ATTACK_REFUSALS: [&str; 4] = [
+    CASTLING_OUT_OF_CHECK,
+    CASTLING_THROUGH_CHECK,
+    CASTLING_INTO_CHECK,
+    CASTLING_ENDS_IN_CHECK,
+];
+
 /// What kind of move an action is, beyond its origin and destination.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
 pub enum Special {
@@ -93,6 +102,52 @@ impl ChessRules {
         let mut scratch = pos.board.clone();
         out.retain(|a| self.safe_after(pos, &mut scratch, a));
         self.finish(pos, out)
+    }
+
+    /// Analysis mode (`SC-A1` to `SC-A3` in `spec/chess/rules.md`): the
+    /// actions `mover` could take in `pos` whoever is to move, as seen in
+    /// the position with `mover` to move (returned too, for notation).
+    /// With `king_safety` these are that position's legal actions. Without
+    /// it, the final king test of SC-7.2 is skipped and castling needs only
+    /// its right, its home cells and the empty cells between (SC-A1);
+    /// every other rule of SC-3 to SC-5 stays, so no action captures a king.
+    pub fn analysis(
+        &self,
+        pos: &Position,
+        mover: Player,
+        king_safety: bool,
+    ) -> (Position, Vec<Action>) {
+        let mut seen = pos.clone();
+        seen.to_move = mover;
+        if king_safety {
+            let legal = self.legal(&seen);
+            return (seen, legal);
+        }
+        let mut out = Vec::with_capacity(64);
+        self.pseudo_moves(&seen, &mut out);
+        for side in Side::BOTH {
+            // The refusals about attacks are tested after every other
+            // condition, so a castling refused only for one of them meets
+            // all the conditions that stay in analysis.
+            let allowed = match self.castling_refusal(&seen, side) {
+                None => true,
+                Some(reason) => CASTLING_ATTACK_REFUSALS.contains(&reason),
+            };
+            if allowed && let Some(spec) = self.castle(mover, side) {
+                out.push(Action {
+                    from: spec.king,
+                    to: spec.king_to,
+                    special: Special::Castle(side),
+                    promotion: None,
+                    facing: Facing::Up,
+                });
+            }
+        }
+        if self.may_repeat {
+            out.sort_unstable();
+            out.dedup();
+        }
+        (seen, out)
     }
 
     /// Adds castling and merges actions with identical outcomes.

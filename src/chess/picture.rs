@@ -33,6 +33,68 @@ impl ChessRules {
 }
 
 impl Draw<Position, Action> for ChessRules {
+    fn text_cells(&self) -> Vec<String> {
+        crate::placement::chart_text_cells(self.geo.board())
+    }
+
+    /// Every kind for both players; pawns in each facing the picture can
+    /// show (both where a seam can reverse one, the owner's elsewhere), each
+    /// with the double-step flag left to the text's default for its cell
+    /// or stated (`+` set, `-` clear, SC-9.1).
+    fn palette(&self) -> Vec<crate::placement::PaletteEntry> {
+        let reverses = diagram::reverses_facing(self.geo.board());
+        let mut out = Vec::new();
+        for owner in [Player::First, Player::Second] {
+            let letter = |k: Kind| super::pieces::Piece::new(owner, k).letter();
+            for kind in [
+                Kind::King,
+                Kind::Queen,
+                Kind::Rook,
+                Kind::Bishop,
+                Kind::Knight,
+            ] {
+                out.push(crate::placement::PaletteEntry {
+                    token: letter(kind).to_string(),
+                    owner,
+                    label: kind.letter().to_string(),
+                    promoted: false,
+                    facing: None,
+                    other_face: None,
+                    double_step: None,
+                });
+            }
+            let home = home_facing(owner);
+            let facings = if reverses {
+                vec![home, home.reversed()]
+            } else {
+                vec![home]
+            };
+            for facing in facings {
+                for flag in [None, Some(true), Some(false)] {
+                    let mut token = letter(Kind::Pawn).to_string();
+                    if facing != home {
+                        token.push(if facing == Facing::Up { '^' } else { 'v' });
+                    }
+                    match flag {
+                        Some(true) => token.push('+'),
+                        Some(false) => token.push('-'),
+                        None => {}
+                    }
+                    out.push(crate::placement::PaletteEntry {
+                        token,
+                        owner,
+                        label: Kind::Pawn.letter().to_string(),
+                        promoted: false,
+                        facing: facing_if(reverses, facing),
+                        other_face: None,
+                        double_step: flag,
+                    });
+                }
+            }
+        }
+        out
+    }
+
     fn pieces(&self, pos: &Position) -> Pieces {
         Pieces {
             pieces: self.piece_marks(pos),

@@ -60,7 +60,13 @@ pub enum Command {
     Variants(rules::VariantsArgs),
     /// Print the legal actions of a position, one per line, sorted.
     ///
+    /// With --analysis, the actions of either army instead, whoever is to
+    /// move, optionally without the king-safety filter (every variant;
+    /// experiments, not legal moves of a scored game).
+    ///
     /// Example: seams moves shogi-klein --moves e6-e7
+    ///
+    /// Example: seams moves chess-mobius --analysis second --no-king-safety
     Moves(rules::MovesArgs),
     /// Count the leaves of the legal-action tree at a depth (perft).
     ///

@@ -22,13 +22,16 @@ pub struct MovesArgs {
     variant: String,
     #[command(flatten)]
     at: PositionArgs,
-    /// Analysis mode (families that have one): list the actions of this
-    /// army, `first` or `second`, whoever is to move. The result is an
-    /// experiment, not the legal moves of a scored game.
+    /// Analysis mode (every variant): list the actions of this army,
+    /// `first` or `second`, whoever is to move, as in the same position
+    /// with that army to move. The result is an experiment, not the legal
+    /// moves of a scored game.
     #[arg(long, value_name = "ARMY")]
     analysis: Option<String>,
     /// With --analysis: do not filter out actions that leave the army's
-    /// own king attacked. Every other rule still applies.
+    /// own king attacked (in chess, castling then also ignores attacks on
+    /// the king's cells). Every other rule still applies, and no action
+    /// captures a king.
     #[arg(long, requires = "analysis")]
     no_king_safety: bool,
     /// Print JSON instead of text.

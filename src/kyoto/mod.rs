@@ -727,6 +727,26 @@ impl Rules for KyotoRules {
         &["drops"]
     }
 
+    /// Analysis mode (`KY-A1`, `KY-A2`): the mover's actions in the
+    /// position with it to move; without king safety, every move and drop
+    /// before the king test (tokens still turn over, kings are still never
+    /// captured).
+    fn analysis_actions(
+        &self,
+        pos: &Position,
+        mover: Player,
+        king_safety: bool,
+    ) -> Option<(Position, Vec<Action>)> {
+        let mut seen = pos.clone();
+        seen.to_move = mover;
+        let actions = if king_safety {
+            self.legal_actions(&seen)
+        } else {
+            self.pseudo(&seen)
+        };
+        Some((seen, actions))
+    }
+
     fn other_to_move(&self, pos: &Position) -> Option<Position> {
         let mut p = pos.clone();
         p.to_move = p.to_move.other();

@@ -33,6 +33,59 @@ impl KyotoRules {
 }
 
 impl Draw<Position, Action> for KyotoRules {
+    /// Ranks 5 down to 1, each from file a (KY-8.1).
+    fn text_cells(&self) -> Vec<String> {
+        let b = self.geo.board();
+        (0..super::position::SIZE)
+            .rev()
+            .flat_map(|y| {
+                (0..super::position::SIZE)
+                    .map(move |x| CellId((y * super::position::SIZE + x) as u16))
+            })
+            .map(|c| b.cell_name(c).to_string())
+            .collect()
+    }
+
+    /// Every face for both players, the king included (KY-8.1).
+    fn palette(&self) -> Vec<crate::placement::PaletteEntry> {
+        let mut out = Vec::new();
+        for owner in [Player::First, Player::Second] {
+            for face in Face::ALL {
+                let piece = super::pieces::Piece { owner, face };
+                out.push(crate::placement::PaletteEntry {
+                    token: piece.text(),
+                    owner,
+                    label: face.letter().to_string(),
+                    promoted: false,
+                    facing: None,
+                    other_face: (face != Face::King)
+                        .then(|| self.flipped(face).letter().to_string()),
+                    double_step: None,
+                });
+            }
+        }
+        out
+    }
+
+    /// Tokens by base letter, repeated, in brackets after the placement.
+    fn hand_shape(&self) -> Option<crate::placement::HandShape> {
+        Some(crate::placement::HandShape {
+            place: crate::placement::HandPlace::Bracket,
+            entries: Token::ALL
+                .iter()
+                .map(|t| {
+                    let [a, b] = t.faces();
+                    crate::placement::HandEntry {
+                        letter: t.hand_letter(),
+                        label: format!("{}/{}", a.letter(), b.letter()),
+                    }
+                })
+                .collect(),
+            counted: false,
+            empty: String::new(),
+        })
+    }
+
     fn pieces(&self, pos: &Position) -> Pieces {
         Pieces {
             pieces: self.piece_marks(pos),

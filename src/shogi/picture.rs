@@ -56,6 +56,67 @@ fn names() -> Vec<(String, String)> {
 }
 
 impl Draw<Position, Action> for ShogiRules {
+    fn text_cells(&self) -> Vec<String> {
+        crate::placement::chart_text_cells(self.geo.board())
+    }
+
+    /// Every kind for both players, promoted where it may be (SS-5), and a
+    /// piece that moves by its facing in both facings where a seam can
+    /// reverse it (SS-I1, SS-I7), marked `^`/`v` against the drop facing.
+    fn palette(&self) -> Vec<crate::placement::PaletteEntry> {
+        use crate::movement::Facing;
+        let mut out = Vec::new();
+        for owner in [Player::First, Player::Second] {
+            let home = self.drop_facing(owner);
+            for kind in Kind::ALL {
+                let promotions: &[bool] = if kind.can_promote() {
+                    &[false, true]
+                } else {
+                    &[false]
+                };
+                let facings = if !self.fixed_facing && has_facing(kind) {
+                    vec![home, home.reversed()]
+                } else {
+                    vec![home]
+                };
+                for &promoted in promotions {
+                    for &facing in &facings {
+                        let piece = self.piece(owner, kind, promoted, facing);
+                        let mut token = piece.text();
+                        if facing != home {
+                            token.push(if facing == Facing::Up { '^' } else { 'v' });
+                        }
+                        out.push(crate::placement::PaletteEntry {
+                            token,
+                            owner,
+                            label: kind.letter().to_string(),
+                            promoted,
+                            facing: facing_if(!self.fixed_facing && piece.has_facing(), facing),
+                            other_face: None,
+                            double_step: None,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn hand_shape(&self) -> Option<crate::placement::HandShape> {
+        Some(crate::placement::HandShape {
+            place: crate::placement::HandPlace::Field(1),
+            entries: Kind::HAND
+                .iter()
+                .map(|k| crate::placement::HandEntry {
+                    letter: k.letter(),
+                    label: k.letter().to_string(),
+                })
+                .collect(),
+            counted: true,
+            empty: "-".into(),
+        })
+    }
+
     fn pieces(&self, pos: &Position) -> Pieces {
         Pieces {
             pieces: self.piece_marks(pos),

@@ -330,6 +330,20 @@ impl Rules for TetraRules {
     fn design_facts(&self) -> Option<crate::design::Facts> {
         Some(self.design())
     }
+    /// Analysis mode (`TS-A1`, `TS-A2`): the mover's actions in the
+    /// position with it to move, never capturing a royal piece.
+    fn analysis_actions(
+        &self,
+        pos: &Position,
+        mover: Player,
+        king_safety: bool,
+    ) -> Option<(Position, Vec<TetraAction>)> {
+        let mut seen = pos.clone();
+        seen.to_move = mover;
+        let actions = movegen::analysis(&self.t, &self.data, &seen, king_safety);
+        Some((seen, actions))
+    }
+
     fn other_to_move(&self, pos: &Position) -> Option<Position> {
         let mut p = pos.clone();
         p.to_move = p.to_move.other();

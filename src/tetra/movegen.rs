@@ -540,6 +540,31 @@ pub fn legal(t: &Tables, data: &VariantData, pos: &Position) -> Vec<TetraAction>
     all
 }
 
+/// Analysis mode for the side to move of `pos` (who may be either army,
+/// see `TetraRules::analysis_actions`): the legal actions, or without
+/// `king_safety` every pseudo-legal one. Either way no action captures the
+/// opponent's royal piece (TS-A1): in play that cell is never attacked by
+/// the side to move, but an analysis position (the other army moved while
+/// the side to move is in check, or a move into check played) can make it
+/// so, and a royal piece has no hand to go to (TS-5.1).
+pub fn analysis(
+    t: &Tables,
+    data: &VariantData,
+    pos: &Position,
+    king_safety: bool,
+) -> Vec<TetraAction> {
+    let mut all = if king_safety {
+        legal(t, data, pos)
+    } else {
+        let mut out = Vec::with_capacity(256);
+        pseudo_legal(t, data, pos, &mut out);
+        out
+    };
+    let royal = pos.royals[pos.to_move.other().index()];
+    all.retain(|a| !matches!(*a, TetraAction::Move { to, .. } if to == royal));
+    all
+}
+
 /// Perft by make/unmake on one position.
 pub fn perft(t: &Tables, data: &VariantData, pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {

@@ -52,6 +52,72 @@ impl TetraRules {
 }
 
 impl Draw<Position, TetraAction> for TetraRules {
+    /// Ranks 1 to 9, each file by file and level by level (TS-7.3).
+    fn text_cells(&self) -> Vec<String> {
+        self.t
+            .rank_cells
+            .iter()
+            .flatten()
+            .map(|&c| self.board.cell_name(c).to_string())
+            .collect()
+    }
+
+    /// Every kind of the army for both players, promoted where it may be
+    /// (TS-4.3); the tetrahedron has no facing.
+    fn palette(&self) -> Vec<crate::placement::PaletteEntry> {
+        let mut out = Vec::new();
+        for owner in [Player::First, Player::Second] {
+            for &kind in &self.data.kinds {
+                let promotions: &[bool] = if self.data.promotes_to[kind.index()].is_some() {
+                    &[false, true]
+                } else {
+                    &[false]
+                };
+                for &promoted in promotions {
+                    let mut token = String::new();
+                    self.push_piece_text(
+                        &mut token,
+                        super::pieces::Piece {
+                            owner,
+                            kind,
+                            promoted,
+                        },
+                    );
+                    out.push(crate::placement::PaletteEntry {
+                        token,
+                        owner,
+                        label: self.data.letter_of(kind).to_string(),
+                        promoted,
+                        facing: None,
+                        other_face: None,
+                        double_step: None,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Counted letters in the army's order, the field after the side
+    /// (TS-7.3); a switching pair under its first kind (TH-5.1).
+    fn hand_shape(&self) -> Option<crate::placement::HandShape> {
+        Some(crate::placement::HandShape {
+            place: crate::placement::HandPlace::Field(1),
+            entries: self
+                .data
+                .kinds
+                .iter()
+                .filter(|&&k| !k.is_royal() && self.data.hand_class(k) == k)
+                .map(|&k| crate::placement::HandEntry {
+                    letter: self.data.letter_of(k),
+                    label: self.data.letter_of(k).to_string(),
+                })
+                .collect(),
+            counted: true,
+            empty: "-".into(),
+        })
+    }
+
     fn pieces(&self, pos: &Position) -> Pieces {
         Pieces {
             pieces: self.piece_marks(pos),

@@ -273,7 +273,7 @@ impl TetraRules {
     }
 
     /// [`TetraRules::piece_text`], written onto `out`.
-    fn push_piece_text(&self, out: &mut String, p: Piece) {
+    pub(crate) fn push_piece_text(&self, out: &mut String, p: Piece) {
         let l = self.data.letter_of(p.kind);
         if p.promoted {
             out.push('+');

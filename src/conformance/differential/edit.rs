@@ -1,10 +1,7 @@
 //! Made-up positions, edited as text and judged by the reference.
 //!
-//! Every family writes its placement the same way: ranks separated by `/`,
-//! charts by `|`, a decimal number for a run of empty cells, and a piece
-//! as an optional `+`, one letter and marks after it (`^`, `v`, `-`, a
-//! chess pawn's `+`). Kyoto adds its hand in brackets after the placement;
-//! side to move, hands, rights and counters follow as fields. The edits
+//! Every family writes its placement in one shape, which
+//! [`crate::placement::Layout`] cuts into cells and fields. The edits
 //! here work on that common shape only: they move, drop, flip, promote and
 //! turn pieces and trim fields, without knowing any family's rules. The
 //! result is just a candidate: the reference reads it, and a text it
@@ -12,164 +9,11 @@
 //! piece reads as `P`, `+…`) only changes which candidate is tried.
 
 use super::rng::Rng;
+use crate::placement::Layout;
 
 /// How many candidates are tried for one made-up position before giving
 /// up (most are refused for a missing king or an impossible pawn).
 pub const ATTEMPTS: usize = 64;
-
-/// A position text cut into cells and fields.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
-    /// Every cell in text order: a piece token or empty.
-    cells: Vec<Option<String>>,
-    /// Each rank: the separator written before it (`/`, `|`, none for the
-    /// first) and its number of cells.
-    ranks: Vec<(Option<char>, usize)>,
-    /// A hand written in brackets after the placement (Kyoto), without
-    /// the brackets.
-    bracket: Option<String>,
-    /// The fields after the placement.
-    fields: Vec<String>,
-}
-
-impl Layout {
-    /// Reads a position text; `None` when the placement has a character
-    /// outside the common shape.
-    pub fn parse(text: &str) -> Option<Layout> {
-        let mut words = text.split_whitespace();
-        let placement = words.next()?;
-        let fields = words.map(String::from).collect();
-        let (grid, bracket) = match placement.split_once('[') {
-            None => (placement, None),
-            Some((grid, rest)) => (grid, Some(rest.strip_suffix(']')?.to_string())),
-        };
-        let mut cells = Vec::new();
-        let mut ranks = Vec::new();
-        let mut separator = None;
-        let mut count = 0;
-        let chars: Vec<char> = grid.chars().collect();
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            if c == '/' || c == '|' {
-                ranks.push((separator, count));
-                separator = Some(c);
-                count = 0;
-                i += 1;
-            } else if c.is_ascii_digit() {
-                let mut n = 0usize;
-                while i < chars.len() && chars[i].is_ascii_digit() {
-                    n = n
-                        .checked_mul(10)?
-                        .checked_add(chars[i].to_digit(10)? as usize)?;
-                    i += 1;
-                }
-                // A run is never longer than a board's rank; this bound
-                // keeps a corrupt text from allocating a huge layout.
-                if n > 1000 {
-                    return None;
-                }
-                cells.extend(std::iter::repeat_n(None, n));
-                count += n;
-            } else {
-                let (token, next) = token_at(&chars, i)?;
-                cells.push(Some(token));
-                count += 1;
-                i = next;
-            }
-        }
-        ranks.push((separator, count));
-        Some(Layout {
-            cells,
-            ranks,
-            bracket,
-            fields,
-        })
-    }
-
-    /// The text back, with runs of empty cells counted again.
-    pub fn write(&self) -> String {
-        let mut out = String::new();
-        let mut cell = 0;
-        for &(separator, n) in &self.ranks {
-            if let Some(s) = separator {
-                out.push(s);
-            }
-            let mut empty = 0;
-            for c in &self.cells[cell..cell + n] {
-                match c {
-                    None => empty += 1,
-                    Some(t) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        out.push_str(t);
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            cell += n;
-        }
-        if let Some(hand) = &self.bracket {
-            out.push('[');
-            out.push_str(hand);
-            out.push(']');
-        }
-        for f in &self.fields {
-            out.push(' ');
-            out.push_str(f);
-        }
-        out
-    }
-
-    /// The indices of the occupied cells.
-    pub fn occupied(&self) -> Vec<usize> {
-        (0..self.cells.len())
-            .filter(|&i| self.cells[i].is_some())
-            .collect()
-    }
-
-    /// The same position with the pieces on `cells` removed.
-    pub fn without(&self, cells: &[usize]) -> Layout {
-        let mut out = self.clone();
-        for &i in cells {
-            if let Some(c) = out.cells.get_mut(i) {
-                *c = None;
-            }
-        }
-        out
-    }
-}
-
-/// The piece token starting at `i` and the index after it.
-fn token_at(chars: &[char], mut i: usize) -> Option<(String, usize)> {
-    let mut token = String::new();
-    if chars[i] == '+' {
-        token.push('+');
-        i += 1;
-    }
-    let letter = *chars.get(i)?;
-    if !letter.is_ascii_alphabetic() {
-        return None;
-    }
-    token.push(letter);
-    i += 1;
-    while let Some(&m) = chars.get(i) {
-        // A `+` before a letter starts the next (promoted) piece; any other
-        // `+` is a mark of this one.
-        let mark = matches!(m, '^' | 'v' | '-')
-            || (m == '+' && !chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic()));
-        if !mark {
-            break;
-        }
-        token.push(m);
-        i += 1;
-    }
-    Some((token, i))
-}
 
 /// `percent` of the pieces taken off, a king (`K`) with even odds at
 /// most, so that positions without kings come up where the rules allow
@@ -416,31 +260,6 @@ fn subsequence(text: &str, rng: &mut Rng) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_start_reads_and_writes_back() {
-        for v in crate::variant::registry() {
-            let start = v.start_position();
-            let layout = Layout::parse(&start).unwrap_or_else(|| panic!("{start}"));
-            assert_eq!(layout.write(), start, "{}", v.name());
-            assert!(!layout.occupied().is_empty());
-        }
-    }
-
-    #[test]
-    fn tokens_keep_their_marks() {
-        let l = Layout::parse("+Pv1p^P+/p- w - - 0 1").unwrap();
-        let tokens: Vec<&str> = l.cells.iter().flatten().map(String::as_str).collect();
-        assert_eq!(tokens, ["+Pv", "p^", "P+", "p-"]);
-        assert_eq!(l.write(), "+Pv1p^P+/p- w - - 0 1");
-        let l = Layout::parse("p+nks+l/5[Lp] b").unwrap();
-        assert_eq!(l.cells.iter().flatten().count(), 5);
-        assert_eq!(l.bracket.as_deref(), Some("Lp"));
-        assert_eq!(l.write(), "p+nks+l/5[Lp] b");
-        assert_eq!(l.without(&l.occupied()[..2]).write(), "2ks+l/5[Lp] b");
-        assert!(Layout::parse("p?k/5 w").is_none());
-        assert!(Layout::parse("99999999999999999999999/5 w").is_none());
-    }
 
     #[test]
     fn made_up_positions_are_often_accepted() {

@@ -13,13 +13,13 @@
 use serde_json::Value;
 
 use super::ask::{self, Difference, Form, Judged, Question};
-use super::edit::Layout;
 use super::play::Policy;
 use super::rng::Rng;
 use super::{Finding, Options, Raw};
 use crate::conformance::case::{Case, Check, KeyRelation, Place, PlayExpect, Provenance};
 use crate::conformance::engine::Engine;
 use crate::conformance::runner::{self, OutcomeKind};
+use crate::placement::Layout;
 use crate::variant::{At, Variant};
 
 /// The most questions one finding's shrinking may ask; each replays the
