@@ -100,6 +100,30 @@ pub struct At<'a> {
     pub moves: &'a [String],
 }
 
+/// One experiment of an analysis line: an action (canonical text) played
+/// by `mover`, with king safety on or off.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisStep {
+    pub action: String,
+    pub mover: Player,
+    pub king_safety: bool,
+}
+
+/// Where an analysis line stands.
+#[derive(Clone, Debug)]
+pub struct AnalysisLine {
+    /// The position text (which the text reader may refuse: see
+    /// `refused`).
+    pub position: String,
+    /// Why the text reader refuses the position, if it does: such a
+    /// position is an experiment's alone and cannot start a game.
+    pub refused: Option<String>,
+    pub diagram: crate::diagram::Diagram,
+    /// What the mover may try next, sorted by text.
+    pub moves: Vec<(String, crate::diagram::ActionMark)>,
+}
+
 /// A question that cannot be asked: its position or a leading move is bad.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VariantError {
@@ -274,27 +298,19 @@ pub trait Variant: Send + Sync {
         mover: Player,
         king_safety: bool,
     ) -> Result<Option<Vec<String>>, VariantError>;
-    /// Analysis mode with pictures: each action `mover` could take in the
-    /// position `at` reaches (king safety on or off, as
-    /// [`Variant::analysis_actions`]), with where it goes; `None` when the
-    /// family has no analysis mode.
-    fn analysis_marks(
+    /// Analysis mode with pictures: the line of experiments `steps`
+    /// played from `at` (each by its mover, with king safety as it says),
+    /// then what `mover` may try next (see [`Variant::analysis_actions`]).
+    /// The line goes through positions as values, never as text, since an
+    /// experiment may leave one the text refuses (a king left in check
+    /// with the move passed). `None` when the family has no analysis mode.
+    fn analysis_line(
         &self,
         at: &At,
+        steps: &[AnalysisStep],
         mover: Player,
         king_safety: bool,
-    ) -> Result<Option<Vec<(String, crate::diagram::ActionMark)>>, VariantError>;
-    /// Plays one analysis action (its canonical text, as
-    /// [`Variant::analysis_marks`] lists it) and returns the position text
-    /// it leads to, which is not checked: an experiment may leave a
-    /// position the rules refuse (a king taken), which the caller reports.
-    fn analysis_play(
-        &self,
-        at: &At,
-        mover: Player,
-        king_safety: bool,
-        action: &str,
-    ) -> Result<String, VariantError>;
+    ) -> Result<Option<AnalysisLine>, VariantError>;
     /// The opening audit of the position (see [`crate::audit`]); `plies`
     /// is checked by [`crate::audit::audit_variant`].
     fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError>;
@@ -345,6 +361,11 @@ pub trait Variant: Send + Sync {
     /// The reference's verdict on a position text: its canonical text, or
     /// the exact error of its reading.
     fn validate(&self, position: &str) -> Result<String, VariantError>;
+    /// The pieces a position text places, read as the editor wrote them
+    /// and not checked by the rules: what an editor shows while the
+    /// position is not yet one the reference accepts. Tokens outside the
+    /// palette are left out (the reference's error names them).
+    fn edit_pieces(&self, position: &str) -> Result<Vec<crate::diagram::PieceMark>, VariantError>;
     /// A game from `start` (default: the initial position) played one
     /// action at a time, with facts about each legal action (see
     /// [`crate::walk`]); `seams fuzz` plays its random games with it.
@@ -416,6 +437,32 @@ impl<R: Rules> Variant for R {
 
     fn edit_cells(&self) -> Vec<String> {
         self.drawing().map(|d| d.text_cells()).unwrap_or_default()
+    }
+
+    fn edit_pieces(&self, position: &str) -> Result<Vec<crate::diagram::PieceMark>, VariantError> {
+        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
+            variant: self.variant().to_string(),
+        })?;
+        let layout = edit_layout::<R>(draw, position)?;
+        let palette = draw.palette();
+        Ok(draw
+            .text_cells()
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, cell)| {
+                let token = layout.cell(i)?;
+                let e = palette.iter().find(|e| e.token == token)?;
+                Some(crate::diagram::PieceMark {
+                    cell,
+                    owner: e.owner,
+                    label: e.label.clone(),
+                    promoted: e.promoted,
+                    facing: e.facing,
+                    other_face: e.other_face.clone(),
+                    royal: false,
+                })
+            })
+            .collect())
     }
 
     fn edit_hands(&self) -> Option<crate::placement::HandShape> {
@@ -630,56 +677,63 @@ impl<R: Rules> Variant for R {
         Ok(Some(out))
     }
 
-    fn analysis_marks(
+    fn analysis_line(
         &self,
         at: &At,
+        steps: &[AnalysisStep],
         mover: Player,
         king_safety: bool,
-    ) -> Result<Option<Vec<(String, crate::diagram::ActionMark)>>, VariantError> {
+    ) -> Result<Option<AnalysisLine>, VariantError> {
         let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
             variant: self.variant().to_string(),
         })?;
-        let pos = reach(self, at)?;
+        if steps.len() > MAX_MOVES {
+            return Err(VariantError::TooManyMoves { count: steps.len() });
+        }
+        let mut pos = reach(self, at)?;
+        for (i, step) in steps.iter().enumerate() {
+            let Some((seen, actions)) =
+                Rules::analysis_actions(self, &pos, step.mover, step.king_safety)
+            else {
+                return Ok(None);
+            };
+            // Matched by canonical text, written as one list: the line
+            // holds what the player chose from an earlier answer.
+            let wanted = step.action.trim();
+            let Some(index) = self
+                .format_legal(&seen, &actions)
+                .iter()
+                .position(|t| t == wanted)
+            else {
+                return Err(VariantError::Move {
+                    ply: at.moves.len() + i + 1,
+                    text: step.action.clone(),
+                    error: ActionError {
+                        code: IllegalReason::Unreachable,
+                        message: "not an action of this analysis position".into(),
+                    },
+                });
+            };
+            pos = self.apply(&seen, &actions[index]);
+        }
         let Some((seen, actions)) = Rules::analysis_actions(self, &pos, mover, king_safety) else {
             return Ok(None);
         };
-        let mut out: Vec<(String, crate::diagram::ActionMark)> = actions
-            .iter()
-            .map(|a| (self.format_action(&seen, a), draw.action_mark(&seen, a)))
+        let mut moves: Vec<(String, crate::diagram::ActionMark)> = self
+            .format_legal(&seen, &actions)
+            .into_iter()
+            .zip(&actions)
+            .map(|(text, a)| (text, draw.action_mark(&seen, a)))
             .collect();
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        out.dedup_by(|a, b| a.0 == b.0);
-        Ok(Some(out))
-    }
-
-    fn analysis_play(
-        &self,
-        at: &At,
-        mover: Player,
-        king_safety: bool,
-        action: &str,
-    ) -> Result<String, VariantError> {
-        let pos = reach(self, at)?;
-        let ply = at.moves.len() + 1;
-        let refused = |message: String| VariantError::Move {
-            ply,
-            text: action.to_string(),
-            error: ActionError {
-                code: IllegalReason::Unreachable,
-                message,
-            },
-        };
-        let Some((seen, actions)) = Rules::analysis_actions(self, &pos, mover, king_safety) else {
-            return Err(refused(format!("{} has no analysis mode", self.variant())));
-        };
-        // Matched by canonical text: the analysis list is what the player
-        // chose from, so nothing else needs reading.
-        let wanted = action.trim();
-        let chosen = actions
-            .iter()
-            .find(|a| self.format_action(&seen, a) == wanted)
-            .ok_or_else(|| refused("not an action of this analysis position".to_string()))?;
-        Ok(self.format_position(&self.apply(&seen, chosen)))
+        moves.sort_by(|a, b| a.0.cmp(&b.0));
+        moves.dedup_by(|a, b| a.0 == b.0);
+        let position = self.format_position(&pos);
+        Ok(Some(AnalysisLine {
+            refused: self.parse_position(&position).err().map(|e| e.to_string()),
+            position,
+            diagram: draw.diagram(&pos),
+            moves,
+        }))
     }
 
     fn name(&self) -> &str {

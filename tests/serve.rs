@@ -319,35 +319,89 @@ fn analysis_moves_either_army_and_can_drop_king_safety() {
         "{:?}",
         texts(&black)
     );
-    // Playing an experiment hands the move to the other army.
+    // A line of experiments goes on through a position the text refuses
+    // (White's king left in check with the move passed), which is named.
+    let step = |action: &str, mover: &str| json!({"action": action, "mover": mover, "king_safety": false});
     let after = check(
         "/api/analysis",
-        json!({"variant": "chess-flat", "position": guarded, "mover": "first", "king_safety": false, "action": "e1-d2"}),
+        json!({"variant": "chess-flat", "position": guarded, "steps": [step("e1-d2", "first")], "mover": "second", "king_safety": false}),
         200,
         "",
     );
     assert_eq!(after["mover"], "second");
-    // Taking the king leaves a position the rules refuse, named as such.
-    let take = texts(&check(
+    let refused = after["refused"].as_str().unwrap();
+    assert!(refused.contains("White, not to move, is in check"), "{refused}");
+    // No experiment takes a king (SC-A3), even without king safety.
+    assert!(!texts(&after).iter().any(|t| t.ends_with("d2")), "{:?}", texts(&after));
+    let further = check(
         "/api/analysis",
-        json!({"variant": "chess-flat", "position": after["position"], "mover": "second", "king_safety": false}),
+        json!({"variant": "chess-flat", "position": guarded, "steps": [step("e1-d2", "first"), step("h8-g8", "second")], "mover": "first", "king_safety": true}),
         200,
         "",
-    ))
-    .into_iter()
-    .find(|t| t.starts_with("d8") && t.ends_with("d2"))
-    .expect("the rook can take the king");
-    check(
+    );
+    assert_eq!(further["refused"], Value::Null);
+    let answer = check(
         "/api/analysis",
-        json!({"variant": "chess-flat", "position": after["position"], "mover": "second", "king_safety": false, "action": take}),
-        400,
-        "the experiment leads to a position the rules refuse",
+        json!({"variant": "chess-flat", "position": guarded, "steps": [step("e1-d2", "first"), {"action": "e1-d1", "mover": "first", "king_safety": true}], "mover": "first", "king_safety": true}),
+        422,
+        "move 2 'e1-d1' cannot be played: unreachable: not an action of this analysis position",
+    );
+    assert_eq!(answer["ply"], 2);
+}
+
+#[test]
+fn the_editor_places_pieces_and_shows_the_references_verdict() {
+    let palette = check("/api/palette", json!({"variant": "chess-flat"}), 200, "");
+    let tokens: Vec<&str> = palette["pieces"].as_array().unwrap().iter().map(|p| p["token"].as_str().unwrap()).collect();
+    assert!(tokens.contains(&"Q") && tokens.contains(&"k"), "{tokens:?}");
+    assert_eq!(palette["pieces"][0]["text"].as_str().unwrap().split(' ').next(), Some("White"));
+    let start = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+    // Taking White's king away: the text is refused, and still drawn.
+    let gone = check(
+        "/api/edit",
+        json!({"variant": "chess-flat", "position": start, "place": {"cell": "e1", "token": null}}),
+        200,
+        "",
+    );
+    assert_eq!(gone["position"], "4k3/8/8/8/8/8/8/8 w - - 0 1");
+    assert!(gone["valid"].as_str().unwrap().contains("king"), "{}", gone["valid"]);
+    assert_eq!(gone["pieces"].as_array().unwrap().len(), 1);
+    assert!(gone["svg"].as_str().unwrap().starts_with("<svg"));
+    let back = check(
+        "/api/edit",
+        json!({"variant": "chess-flat", "position": gone["position"], "place": {"cell": "d1", "token": "K"}}),
+        200,
+        "",
+    );
+    assert_eq!(back["valid"], true);
+    assert_eq!(back["position"], "4k3/8/8/8/8/8/8/3K4 w - - 0 1");
+    let side = check(
+        "/api/edit",
+        json!({"variant": "chess-flat", "position": back["position"], "side": "second"}),
+        200,
+        "",
+    );
+    assert_eq!(side["to_move"], "second");
+    let hand = check(
+        "/api/edit",
+        json!({"variant": "shogi-klein", "position": seams::variant::find("shogi-klein").unwrap().start_position(), "hand": {"player": "first", "label": "P", "count": 2}}),
+        200,
+        "",
+    );
+    // The start already has all 18 pawns: the reference names its rule.
+    assert!(hand["position"].as_str().unwrap().ends_with(" A 2P 1"), "{}", hand["position"]);
+    assert!(hand["valid"].as_str().unwrap().contains("SS-I9"), "{}", hand["valid"]);
+    check(
+        "/api/edit",
+        json!({"variant": "chess-flat", "position": start, "place": {"cell": "z9", "token": "Q"}}),
+        422,
+        "z9",
     );
     check(
-        "/api/analysis",
-        json!({"variant": "chess-flat", "position": guarded, "mover": "first", "king_safety": true, "action": "e1-d1"}),
+        "/api/edit",
+        json!({"variant": "chess-flat", "position": start, "place": {"cell": "a1", "token": "Z"}}),
         422,
-        "not an action of this analysis position",
+        "Z",
     );
 }
 

@@ -14,12 +14,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagram::ActionMark;
+use crate::diagram::{ActionMark, Diagram};
 use crate::movement::Facing;
 use crate::opponent::{Budget, Settings};
-use crate::render::{self, Marks};
+use crate::render::{self, Overlay};
 use crate::rules::{GameResult, Player};
-use crate::variant::{At, MAX_MOVES, Record, RecordVerdict, Variant, VariantError};
+use crate::variant::{
+    AnalysisStep, At, MAX_MOVES, Record, RecordVerdict, Variant, VariantError,
+};
 
 /// The most time the practice opponent thinks about one move.
 pub const OPPONENT_TIME: std::time::Duration = std::time::Duration::from_millis(1500);
@@ -111,6 +113,9 @@ pub struct GameRequest {
     pub start: Option<String>,
     #[serde(default)]
     pub actions: Vec<String>,
+    /// Draw the board half a turn round, as the second player sees it.
+    #[serde(default)]
+    pub flip: bool,
 }
 
 /// An action the player can choose, placed on the board.
@@ -171,6 +176,8 @@ pub struct BoardView {
     /// The rules' own names of the two players, first player first.
     pub names: [String; 2],
     pub in_check: bool,
+    /// The cells of the royal pieces in check, to be marked.
+    pub check_cells: Vec<String>,
     /// Every piece on the board.
     pub pieces: Vec<PieceView>,
     /// The board, as `seams render` draws it.
@@ -213,9 +220,31 @@ fn result_view(r: GameResult, names: &[String; 2]) -> ResultView {
 }
 
 /// The board view of the position `at` reaches, with `moves` to offer.
-fn board_view(v: &dyn Variant, at: &At, moves: Vec<MoveView>) -> Result<BoardView, ApiError> {
+fn board_view(
+    v: &dyn Variant,
+    at: &At,
+    moves: Vec<MoveView>,
+    flip: bool,
+) -> Result<BoardView, ApiError> {
     let d = v.diagram(at)?;
-    let svg = render::render_svg(v, at, &Marks::default())?;
+    Ok(view_of(v, v.reached(at)?.0, &d, moves, flip))
+}
+
+/// The board view of a diagram, whose position text is `position`.
+fn view_of(
+    v: &dyn Variant,
+    position: String,
+    d: &Diagram,
+    moves: Vec<MoveView>,
+    flip: bool,
+) -> BoardView {
+    let svg = render::render_diagram_svg(
+        d,
+        &Overlay {
+            flip,
+            ..Overlay::default()
+        },
+    );
     let hands = |p: Player| {
         d.sides[p.index()]
             .hand
@@ -226,13 +255,19 @@ fn board_view(v: &dyn Variant, at: &At, moves: Vec<MoveView>) -> Result<BoardVie
             })
             .collect()
     };
-    Ok(BoardView {
+    BoardView {
         variant: v.name().to_string(),
         rules: v.rules_version().to_string(),
-        position: v.reached(at)?.0,
+        position,
         to_move: d.to_move,
         names: [d.sides[0].name.clone(), d.sides[1].name.clone()],
         in_check: d.in_check,
+        check_cells: d
+            .pieces
+            .iter()
+            .filter(|p| d.in_check && p.royal && p.owner == d.to_move)
+            .map(|p| p.cell.clone())
+            .collect(),
         pieces: d
             .pieces
             .iter()
@@ -247,7 +282,7 @@ fn board_view(v: &dyn Variant, at: &At, moves: Vec<MoveView>) -> Result<BoardVie
         svg,
         hands: [hands(Player::First), hands(Player::Second)],
         moves,
-    })
+    }
 }
 
 /// Refuses a game longer than any other command takes.
@@ -284,7 +319,7 @@ pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
         .zip(marks)
         .filter_map(|(text, m)| m.ok().map(|m| MoveView::new(text, m)))
         .collect();
-    let board = board_view(v, &at, moves)?;
+    let board = board_view(v, &at, moves, req.flip)?;
     let result = status.result.map(|r| result_view(r, &board.names));
     Ok(GameView {
         actions: s.actions().to_vec(),
@@ -322,6 +357,7 @@ pub fn load(vs: &[&dyn Variant], req: &LoadRequest) -> Result<GameView, ApiError
             variant: record.variant.clone(),
             start,
             actions: record.actions.clone(),
+            flip: false,
         },
     )
 }
@@ -373,18 +409,20 @@ pub fn opponent(
     })
 }
 
-/// A position under analysis: who moves in the experiment and whether
-/// king safety is kept.
+/// A line under analysis: the position it starts from (one the rules
+/// accept), the experiments played since, and who moves next with or
+/// without king safety.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnalysisRequest {
     pub variant: String,
     pub position: String,
+    #[serde(default)]
+    pub steps: Vec<AnalysisStep>,
     pub mover: Player,
     pub king_safety: bool,
-    /// An action to play first (canonical text from the previous answer).
     #[serde(default)]
-    pub action: Option<String>,
+    pub flip: bool,
 }
 
 /// The analysis board: always labelled as an experiment.
@@ -396,47 +434,31 @@ pub struct AnalysisView {
     pub king_safety: bool,
     /// Always true: nothing here is a move of a scored game.
     pub experiment: bool,
+    /// Why the position could not start a game, when it could not (a
+    /// king left in check by an experiment without king safety).
+    pub refused: Option<String>,
 }
 
-/// Plays `req.action` (when given) as an experiment, then lists what
-/// `req.mover` may try next. A position the rules refuse (a king taken
-/// with king safety off) is an error naming why, so the line stops there.
+/// Replays an analysis line and lists what `req.mover` may try next.
 pub fn analysis(v: &dyn Variant, req: &AnalysisRequest) -> Result<AnalysisView, ApiError> {
-    let mut position = req.position.clone();
-    let mut mover = req.mover;
-    if let Some(action) = &req.action {
-        let at = At {
-            position: Some(&position),
-            moves: &[],
-        };
-        let next = v.analysis_play(&at, req.mover, req.king_safety, action)?;
-        v.reached(&At {
-            position: Some(&next),
-            moves: &[],
-        })
-        .map_err(|e| {
-            ApiError::Request(format!(
-                "the experiment leads to a position the rules refuse: {e}"
-            ))
-        })?;
-        position = next;
-        mover = mover.other();
-    }
     let at = At {
-        position: Some(&position),
+        position: Some(&req.position),
         moves: &[],
     };
-    let moves = v
-        .analysis_marks(&at, mover, req.king_safety)?
-        .ok_or_else(|| ApiError::Request(format!("{} has no analysis mode", v.name())))?
+    let line = v
+        .analysis_line(&at, &req.steps, req.mover, req.king_safety)?
+        .ok_or_else(|| ApiError::Request(format!("{} has no analysis mode", v.name())))?;
+    let moves = line
+        .moves
         .into_iter()
         .map(|(text, m)| MoveView::new(text, m))
         .collect();
     Ok(AnalysisView {
-        board: board_view(v, &at, moves)?,
-        mover,
+        board: view_of(v, line.position, &line.diagram, moves, req.flip),
+        mover: req.mover,
         king_safety: req.king_safety,
         experiment: true,
+        refused: line.refused,
     })
 }
 
@@ -456,4 +478,136 @@ pub fn import(v: &dyn Variant, req: &PositionRequest) -> Result<String, ApiError
         moves: &[],
     })?
     .0)
+}
+
+/// A piece the editor can place.
+#[derive(Clone, Debug, Serialize)]
+pub struct PaletteView {
+    /// The piece as the position text writes it.
+    pub token: String,
+    /// What the button shows: owner's name, letter, promotion and facing.
+    pub text: String,
+    /// A longer description, for the button's tooltip.
+    pub title: String,
+}
+
+/// Every piece the editor of `v` can place.
+pub fn palette(v: &dyn Variant) -> Result<Vec<PaletteView>, ApiError> {
+    let d = v.diagram(&At::default())?;
+    Ok(v
+        .edit_palette()
+        .into_iter()
+        .map(|e| {
+            let name = &d.sides[e.owner.index()].name;
+            let mut text = format!("{name} {}{}", if e.promoted { "+" } else { "" }, e.label);
+            let mut title = format!("{name}'s {}", e.label);
+            if let Some(f) = e.facing {
+                text.push_str(match f {
+                    Facing::Up => " ▲",
+                    Facing::Down => " ▼",
+                });
+                title.push_str(&format!(", facing {}", f.name()));
+            }
+            if let Some(o) = &e.other_face {
+                title.push_str(&format!(", other face {o}"));
+            }
+            if let Some(flag) = e.double_step {
+                title.push_str(if flag {
+                    ", may still step twice"
+                } else {
+                    ", may not step twice"
+                });
+            }
+            PaletteView {
+                token: e.token,
+                text,
+                title,
+            }
+        })
+        .collect())
+}
+
+/// The editor's request: a position text (not yet accepted, perhaps) and
+/// at most one edit to make to it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditRequest {
+    pub variant: String,
+    pub position: String,
+    /// Put a piece (a palette token) on a cell, or empty it (`null`).
+    #[serde(default)]
+    pub place: Option<Place>,
+    /// Give the move to this player.
+    #[serde(default)]
+    pub side: Option<Player>,
+    /// Set how many pieces of a kind a player holds.
+    #[serde(default)]
+    pub hand: Option<HandEdit>,
+    #[serde(default)]
+    pub flip: bool,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Place {
+    pub cell: String,
+    pub token: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandEdit {
+    pub player: Player,
+    pub label: String,
+    pub count: u32,
+}
+
+/// The editor's board: the edited text, and whether the reference
+/// accepts it (`true`) or its exact error.
+#[derive(Clone, Debug, Serialize)]
+pub struct EditView {
+    #[serde(flatten)]
+    pub board: BoardView,
+    pub valid: serde_json::Value,
+}
+
+/// Makes one edit and shows the result. A text the reference refuses is
+/// still shown, drawn from its placement alone, with the refusal: a
+/// position is built one piece at a time, through states that are not
+/// positions yet.
+pub fn edit(v: &dyn Variant, req: &EditRequest) -> Result<EditView, ApiError> {
+    let mut position = req.position.clone();
+    if let Some(p) = &req.place {
+        position = v.edit_place(&position, &p.cell, p.token.as_deref())?;
+    }
+    if let Some(side) = req.side {
+        position = v.edit_side(&position, side)?;
+    }
+    if let Some(h) = &req.hand {
+        position = v.edit_hand(&position, h.player, &h.label, h.count)?;
+    }
+    match v.validate(&position) {
+        Ok(canonical) => {
+            let at = At {
+                position: Some(&canonical),
+                moves: &[],
+            };
+            Ok(EditView {
+                board: board_view(v, &at, Vec::new(), req.flip)?,
+                valid: serde_json::Value::Bool(true),
+            })
+        }
+        Err(refusal) => {
+            // The board, names and zones of the start, with the edited
+            // placement on it; hands and side to move are the start's
+            // until the text is a position again.
+            let mut d = v.diagram(&At::default())?;
+            d.pieces = v.edit_pieces(&position)?;
+            d.in_check = false;
+            Ok(EditView {
+                board: view_of(v, position, &d, Vec::new(), req.flip),
+                valid: serde_json::Value::String(refusal.to_string()),
+            })
+        }
+    }
 }

@@ -91,6 +91,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/opponent", post(opponent))
         .route("/api/analysis", post(analysis))
         .route("/api/import", post(import))
+        .route("/api/palette", post(palette))
+        .route("/api/edit", post(edit))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -307,6 +309,28 @@ async fn import(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
         let req: api::PositionRequest = body(&bytes)?;
         let position = api::import(app.variant(&req.variant)?, &req)?;
         Ok(serde_json::json!({ "position": position }))
+    })
+    .await
+}
+
+async fn palette(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
+    work(move || {
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Req {
+            variant: String,
+        }
+        let req: Req = body(&bytes)?;
+        let pieces = api::palette(app.variant(&req.variant)?)?;
+        Ok(serde_json::json!({ "pieces": pieces }))
+    })
+    .await
+}
+
+async fn edit(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
+    work(move || {
+        let req: api::EditRequest = body(&bytes)?;
+        api::edit(app.variant(&req.variant)?, &req)
     })
     .await
 }

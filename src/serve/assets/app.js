@@ -93,7 +93,6 @@ function drawBoard() {
   board.innerHTML = state.view ? state.view.svg : "";
   const svg = board.querySelector("svg");
   if (!svg) return;
-  svg.classList.toggle("flipped", state.flipped);
   const shapes = cellShapes();
   const marks = svgEl("g", { id: "app-marks", "pointer-events": "none" });
   const occupied = new Set(pieceCells());
@@ -218,7 +217,9 @@ function pointerUp(event) {
 // ---- scored games -----------------------------------------------------------
 
 async function refreshGame() {
-  const view = await api("/api/game", { variant: state.variant, start: state.start, actions: state.actions });
+  const view = await api("/api/game", {
+    variant: state.variant, start: state.start, actions: state.actions, flip: state.flipped,
+  });
   state.view = view;
   state.selected = null;
   show();
@@ -302,50 +303,62 @@ async function offerDraw() {
 
 // ---- analysis ---------------------------------------------------------------
 
+// The analysis tree: node 0 is the position analysis began from; every
+// other node is one experiment (action, mover, king safety) after its
+// parent. The server replays the path to a node on each request.
 async function startAnalysis(position) {
-  state.analysis = { nodes: [{ position, parent: null, action: null, children: [] }], at: 0 };
+  state.analysis = { root: position, nodes: [{ parent: null, step: null, children: [] }], at: 0 };
   setMode("analysis");
-  await guarded(() => analysisShow());
+  $("mover").value = state.view ? state.view.to_move : "first";
+  await analysisGo(0);
 }
 
 function analysisNode() { return state.analysis.nodes[state.analysis.at]; }
 
-async function analysisShow(action) {
-  const node = analysisNode();
-  const view = await api("/api/analysis", {
-    variant: state.variant, position: node.position,
-    mover: $("mover").value, king_safety: $("king-safety").checked,
-    ...(action ? { action } : {}),
+function analysisSteps(index) {
+  const steps = [];
+  for (let i = index; state.analysis.nodes[i].parent !== null; i = state.analysis.nodes[i].parent) {
+    steps.unshift(state.analysis.nodes[i].step);
+  }
+  return steps;
+}
+
+async function analysisShow() {
+  return api("/api/analysis", {
+    variant: state.variant, position: state.analysis.root, steps: analysisSteps(state.analysis.at),
+    mover: $("mover").value, king_safety: $("king-safety").checked, flip: state.flipped,
   });
-  return view;
 }
 
 async function analysisStep(text) {
+  const step = { action: text, mover: $("mover").value, king_safety: $("king-safety").checked };
   const node = analysisNode();
-  const existing = node.children.find((i) => state.analysis.nodes[i].action === text);
-  const view = await analysisShow(text);
-  if (existing !== undefined) {
-    state.analysis.at = existing;
-  } else {
-    state.analysis.nodes.push({ position: view.position, parent: state.analysis.at, action: text, children: [] });
-    const index = state.analysis.nodes.length - 1;
+  let index = node.children.find((i) => {
+    const s = state.analysis.nodes[i].step;
+    return s.action === step.action && s.mover === step.mover && s.king_safety === step.king_safety;
+  });
+  if (index === undefined) {
+    state.analysis.nodes.push({ parent: state.analysis.at, step, children: [] });
+    index = state.analysis.nodes.length - 1;
     node.children.push(index);
-    state.analysis.at = index;
   }
-  $("mover").value = view.mover;
+  state.analysis.at = index;
+  // The other army moves next, as in a game; the player may switch.
+  $("mover").value = step.mover === "first" ? "second" : "first";
+  const view = await analysisShow();
   state.view = view;
   state.selected = null;
   show();
 }
 
-async function analysisGo(index) {
-  await guarded(async () => {
+async function analysisGo(index, already) {
+  const go = async () => {
     state.analysis.at = index;
-    const view = await analysisShow();
-    state.view = view;
+    state.view = await analysisShow();
     state.selected = null;
     show();
-  });
+  };
+  return already ? go() : guarded(go);
 }
 
 function analysisLine() {
@@ -368,7 +381,7 @@ async function startEditor(position) {
 }
 
 async function editorShow(position, op) {
-  const answer = await api("/api/edit", { variant: state.variant, position, ...(op || {}) });
+  const answer = await api("/api/edit", { variant: state.variant, position, flip: state.flipped, ...(op || {}) });
   state.editor.position = answer.position;
   state.editor.valid = answer.valid;
   state.view = answer;
@@ -419,6 +432,8 @@ function show() {
   }
   for (const id of ["resign", "offer-draw", "undo"]) $(id).disabled = mode !== "analysis" && !!v.result && id !== "undo";
   if (mode === "analysis") showVariations();
+  $("analysis-refused").hidden = !(mode === "analysis" && v.refused);
+  $("analysis-refused").textContent = v.refused ? `This position cannot start a game: ${v.refused}` : "";
   if (mode === "editor") showEditor();
 }
 
@@ -459,7 +474,7 @@ function showMoves(v) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "line-move";
-      b.textContent = state.analysis.nodes[i].action;
+      b.textContent = stepText(state.analysis.nodes[i].step);
       b.addEventListener("click", () => analysisGo(i));
       li.append(b);
       if (i === state.analysis.at) li.classList.add("current");
@@ -474,6 +489,10 @@ function showMoves(v) {
   }
 }
 
+function stepText(step) {
+  return step.king_safety ? step.action : `${step.action} (no king safety)`;
+}
+
 function showVariations() {
   const box = $("variations");
   box.innerHTML = "";
@@ -486,7 +505,7 @@ function showVariations() {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "variation";
-      b.textContent = state.analysis.nodes[i].action;
+      b.textContent = stepText(state.analysis.nodes[i].step);
       b.addEventListener("click", () => analysisGo(i));
       box.append(b);
     }
@@ -597,7 +616,13 @@ function wire() {
   });
   $("opponent-side").addEventListener("change", () => guarded(opponentTurn));
   $("new-game").addEventListener("click", () => guarded(() => newGame()));
-  $("flip").addEventListener("click", () => { state.flipped = !state.flipped; show(); });
+  $("flip").addEventListener("click", () => {
+    state.flipped = !state.flipped;
+    // The server draws the board turned, with its text upright.
+    if (state.mode === "analysis") return analysisGo(state.analysis.at);
+    if (state.mode === "editor") return guarded(() => editorShow(state.editor.position));
+    return guarded(refreshGame);
+  });
   $("undo").addEventListener("click", undo);
   $("resign").addEventListener("click", () => play("resign"));
   $("offer-draw").addEventListener("click", offerDraw);
