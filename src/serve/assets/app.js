@@ -88,11 +88,21 @@ function selectedMoves() {
     sel.drop !== undefined ? m.drop === sel.drop && !m.from : m.from === sel.cell);
 }
 
+// The picture is replaced only when the server drew a new one; a
+// selection only redraws the marks, so a drag keeps its cells.
+let drawnSvg = null;
+
 function drawBoard() {
   const board = $("board");
-  board.innerHTML = state.view ? state.view.svg : "";
+  const picture = state.view ? state.view.svg : "";
+  if (picture !== drawnSvg) {
+    board.innerHTML = picture;
+    drawnSvg = picture;
+  }
   const svg = board.querySelector("svg");
   if (!svg) return;
+  const old = svg.querySelector("#app-marks");
+  if (old) old.remove();
   const shapes = cellShapes();
   const marks = svgEl("g", { id: "app-marks", "pointer-events": "none" });
   const occupied = new Set(pieceCells());
@@ -307,10 +317,18 @@ async function offerDraw() {
 // other node is one experiment (action, mover, king safety) after its
 // parent. The server replays the path to a node on each request.
 async function startAnalysis(position) {
-  state.analysis = { root: position, nodes: [{ parent: null, step: null, children: [] }], at: 0 };
+  const mover = state.view ? state.view.to_move : "first";
+  state.analysis = { root: position, rootMover: mover, nodes: [{ parent: null, step: null, children: [] }], at: 0 };
   setMode("analysis");
-  $("mover").value = state.view ? state.view.to_move : "first";
   await analysisGo(0);
+}
+
+// Who moves at a node unless the player says otherwise: the army that did
+// not make the experiment leading there.
+function naturalMover(index) {
+  const node = state.analysis.nodes[index];
+  if (node.step === null) return state.analysis.rootMover;
+  return node.step.mover === "first" ? "second" : "first";
 }
 
 function analysisNode() { return state.analysis.nodes[state.analysis.at]; }
@@ -351,14 +369,14 @@ async function analysisStep(text) {
   show();
 }
 
-async function analysisGo(index, already) {
-  const go = async () => {
+async function analysisGo(index, keepMover) {
+  await guarded(async () => {
     state.analysis.at = index;
+    if (!keepMover) $("mover").value = naturalMover(index);
     state.view = await analysisShow();
     state.selected = null;
     show();
-  };
-  return already ? go() : guarded(go);
+  });
 }
 
 function analysisLine() {
@@ -372,10 +390,11 @@ function analysisLine() {
 // ---- the editor -------------------------------------------------------------
 
 async function startEditor(position) {
-  setMode("editor");
   await guarded(async () => {
     const palette = await api("/api/palette", { variant: state.variant });
-    state.editor = { position, token: null, palette: palette.pieces };
+    state.editor = { position, token: null, palette: palette.pieces, valid: true };
+    state.mode = "editor";
+    $("mode").value = "editor";
     await editorShow(position);
   });
 }
@@ -514,6 +533,7 @@ function showVariations() {
 
 function showEditor() {
   const ed = state.editor;
+  if (!ed) return;
   const box = $("palette");
   box.innerHTML = "";
   const entries = [{ token: "", text: "empty" }, ...ed.palette];
@@ -531,6 +551,7 @@ function showEditor() {
   const verdict = $("editor-verdict");
   verdict.textContent = ed.valid === true ? "The reference accepts this position." : `The reference refuses this position: ${ed.valid}`;
   verdict.className = ed.valid === true ? "ok" : "refused";
+  if (document.activeElement !== $("editor-text")) $("editor-text").value = ed.position;
   $("editor-play").disabled = ed.valid !== true;
   $("editor-analyse").disabled = ed.valid !== true;
   showEditorFields();
@@ -629,8 +650,8 @@ function wire() {
   $("accept-draw").addEventListener("click", () => { state.drawOffer = null; play("draw"); });
   $("decline-draw").addEventListener("click", () => { state.drawOffer = null; show(); });
   $("analyse").addEventListener("click", () => startAnalysis(state.view.position));
-  $("mover").addEventListener("change", () => analysisGo(state.analysis.at));
-  $("king-safety").addEventListener("change", () => analysisGo(state.analysis.at));
+  $("mover").addEventListener("change", () => analysisGo(state.analysis.at, true));
+  $("king-safety").addEventListener("change", () => analysisGo(state.analysis.at, true));
   $("back").addEventListener("click", () => {
     const node = analysisNode();
     if (node.parent !== null) analysisGo(node.parent);
@@ -656,6 +677,7 @@ function wire() {
     const answer = await api("/api/import", { variant: state.variant, position: $("position").value });
     await newGame(answer.position);
   }));
+  $("editor-apply").addEventListener("click", () => guarded(() => editorShow($("editor-text").value)));
   $("editor-play").addEventListener("click", () => guarded(() => newGame(state.editor.position)));
   $("editor-analyse").addEventListener("click", () => startAnalysis(state.editor.position));
 }
