@@ -305,6 +305,23 @@ impl Page {
         Ok(strings(&v))
     }
 
+    /// Checks that every destination mark and the selection ring are drawn
+    /// inside the cell they name, as the player sees them.
+    async fn marks_on_their_cells(&self) -> Outcome {
+        let off = self
+            .js(
+                "const inside = (m, c) => { const a = m.getBoundingClientRect(), b = c.getBoundingClientRect(); \
+                   const x = a.left + a.width / 2, y = a.top + a.height / 2; \
+                   return x > b.left && x < b.right && y > b.top && y < b.bottom; }; \
+                 const cell = (n) => document.querySelector(`#board [data-cell='${n}']`); \
+                 return [...document.querySelectorAll('[data-dest]')] \
+                   .filter(g => !inside(g.querySelector('circle'), cell(g.dataset.dest))) \
+                   .map(g => g.dataset.dest)",
+            )
+            .await?;
+        check(strings(&off).is_empty(), || format!("marks drawn off their cells: {off}"))
+    }
+
     /// The move list as shown.
     async fn moves(&self) -> Result<Vec<String>, Failed> {
         let v = self
@@ -394,6 +411,16 @@ async fn every_variant_is_drawn(p: Page) -> Outcome {
         })?;
         let status = p.text("status").await?;
         check(status.contains("to move"), || format!("{}: status {status:?}", v.name()))?;
+        // A piece's destinations are marked on their own cells.
+        let view = p.view().await?;
+        let from = view["moves"]
+            .as_array()
+            .and_then(|ms| ms.iter().find_map(|m| m["from"].as_str()))
+            .ok_or_else(|| format!("{}: no board move", v.name()))?
+            .to_string();
+        p.click_cell(&from).await?;
+        check(!p.destinations().await?.is_empty(), || format!("{}: {from} marks nothing", v.name()))?;
+        p.marks_on_their_cells().await?;
     }
     Ok(())
 }
@@ -403,6 +430,7 @@ async fn click_marks_and_moves(p: Page) -> Outcome {
     p.click_cell("e2").await?;
     let dests = p.destinations().await?;
     check(dests == ["e3", "e4"], || format!("e2's destinations {dests:?}"))?;
+    p.marks_on_their_cells().await?;
     p.click_cell("e4").await?;
     check(p.moves().await? == ["e2-e4"], || "e2-e4 not in the move list".into())?;
     let status = p.text("status").await?;
@@ -434,6 +462,7 @@ async fn click_marks_and_moves(p: Page) -> Outcome {
         w
     };
     check(dests == want, || format!("the rook's marks {dests:?}, its moves go to {want:?}"))?;
+    p.marks_on_their_cells().await?;
     p.screenshot("webapp-klein-shogi.png").await
 }
 

@@ -70,6 +70,18 @@ function cellShapes() {
   return shapes;
 }
 
+// A cell shape's box in the picture's own coordinates, whatever groups
+// and transforms the shape sits in.
+function boxOf(svg, el) {
+  const b = el.getBBox();
+  const m = svg.getScreenCTM().inverse().multiply(el.getScreenCTM());
+  const p = (x, y) => new DOMPoint(x, y).matrixTransform(m);
+  const corners = [p(b.x, b.y), p(b.x + b.width, b.y), p(b.x, b.y + b.height), p(b.x + b.width, b.y + b.height)];
+  const xs = corners.map((c) => c.x), ys = corners.map((c) => c.y);
+  const x = Math.min(...xs), y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
 function svgEl(name, attrs) {
   const el = document.createElementNS("http://www.w3.org/2000/svg", name);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
@@ -109,12 +121,12 @@ function drawBoard() {
   if (state.view.in_check) {
     for (const cell of state.view.check_cells || []) {
       const s = shapes.get(cell);
-      if (s) marks.append(ring(s.getBBox(), "#d62020", "check"));
+      if (s) marks.append(ring(boxOf(svg, s), "#d62020", "check"));
     }
   }
   if (state.selected && state.selected.cell) {
     const s = shapes.get(state.selected.cell);
-    if (s) marks.append(ring(s.getBBox(), "#e0a000", "selected"));
+    if (s) marks.append(ring(boxOf(svg, s), "#e0a000", "selected"));
   }
   const byCell = new Map();
   for (const m of selectedMoves()) {
@@ -124,7 +136,7 @@ function drawBoard() {
   for (const [cell, moves] of byCell) {
     const s = shapes.get(cell);
     if (!s) continue;
-    const b = s.getBBox();
+    const b = boxOf(svg, s);
     const cx = b.x + b.width / 2, cy = b.y + b.height / 2;
     const r = Math.min(b.width, b.height);
     const g = svgEl("g", { "data-dest": cell });
