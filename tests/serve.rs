@@ -321,7 +321,8 @@ fn analysis_moves_either_army_and_can_drop_king_safety() {
     );
     // A line of experiments goes on through a position the text refuses
     // (White's king left in check with the move passed), which is named.
-    let step = |action: &str, mover: &str| json!({"action": action, "mover": mover, "king_safety": false});
+    let step =
+        |action: &str, mover: &str| json!({"action": action, "mover": mover, "king_safety": false});
     let after = check(
         "/api/analysis",
         json!({"variant": "chess-flat", "position": guarded, "steps": [step("e1-d2", "first")], "mover": "second", "king_safety": false}),
@@ -330,9 +331,16 @@ fn analysis_moves_either_army_and_can_drop_king_safety() {
     );
     assert_eq!(after["mover"], "second");
     let refused = after["refused"].as_str().unwrap();
-    assert!(refused.contains("White, not to move, is in check"), "{refused}");
+    assert!(
+        refused.contains("White, not to move, is in check"),
+        "{refused}"
+    );
     // No experiment takes a king (SC-A3), even without king safety.
-    assert!(!texts(&after).iter().any(|t| t.ends_with("d2")), "{:?}", texts(&after));
+    assert!(
+        !texts(&after).iter().any(|t| t.ends_with("d2")),
+        "{:?}",
+        texts(&after)
+    );
     let further = check(
         "/api/analysis",
         json!({"variant": "chess-flat", "position": guarded, "steps": [step("e1-d2", "first"), step("h8-g8", "second")], "mover": "first", "king_safety": true}),
@@ -352,9 +360,21 @@ fn analysis_moves_either_army_and_can_drop_king_safety() {
 #[test]
 fn the_editor_places_pieces_and_shows_the_references_verdict() {
     let palette = check("/api/palette", json!({"variant": "chess-flat"}), 200, "");
-    let tokens: Vec<&str> = palette["pieces"].as_array().unwrap().iter().map(|p| p["token"].as_str().unwrap()).collect();
+    let tokens: Vec<&str> = palette["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["token"].as_str().unwrap())
+        .collect();
     assert!(tokens.contains(&"Q") && tokens.contains(&"k"), "{tokens:?}");
-    assert_eq!(palette["pieces"][0]["text"].as_str().unwrap().split(' ').next(), Some("White"));
+    assert_eq!(
+        palette["pieces"][0]["text"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next(),
+        Some("White")
+    );
     let start = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
     // Taking White's king away: the text is refused, and still drawn.
     let gone = check(
@@ -364,7 +384,11 @@ fn the_editor_places_pieces_and_shows_the_references_verdict() {
         "",
     );
     assert_eq!(gone["position"], "4k3/8/8/8/8/8/8/8 w - - 0 1");
-    assert!(gone["valid"].as_str().unwrap().contains("king"), "{}", gone["valid"]);
+    assert!(
+        gone["valid"].as_str().unwrap().contains("king"),
+        "{}",
+        gone["valid"]
+    );
     assert_eq!(gone["pieces"].as_array().unwrap().len(), 1);
     assert!(gone["svg"].as_str().unwrap().starts_with("<svg"));
     let back = check(
@@ -389,8 +413,16 @@ fn the_editor_places_pieces_and_shows_the_references_verdict() {
         "",
     );
     // The start already has all 18 pawns: the reference names its rule.
-    assert!(hand["position"].as_str().unwrap().ends_with(" A 2P 1"), "{}", hand["position"]);
-    assert!(hand["valid"].as_str().unwrap().contains("SS-I9"), "{}", hand["valid"]);
+    assert!(
+        hand["position"].as_str().unwrap().ends_with(" A 2P 1"),
+        "{}",
+        hand["position"]
+    );
+    assert!(
+        hand["valid"].as_str().unwrap().contains("SS-I9"),
+        "{}",
+        hand["valid"]
+    );
     check(
         "/api/edit",
         json!({"variant": "chess-flat", "position": start, "place": {"cell": "z9", "token": "Q"}}),

@@ -44,7 +44,9 @@ const TRIALS: &[(&str, Steps)] = &[
     ("a_checkmate_by_clicks_ends_the_game_with_its_reason", |p| {
         Box::pin(checkmate_by_clicks(p))
     }),
-    ("promotion_asks_which_outcome", |p| Box::pin(promotion_asks(p))),
+    ("promotion_asks_which_outcome", |p| {
+        Box::pin(promotion_asks(p))
+    }),
     ("pieces_are_dropped_from_the_hand", |p| Box::pin(drops(p))),
     ("the_opponent_answers_and_a_draw_offer_is_answered", |p| {
         Box::pin(opponent_answers(p))
@@ -52,9 +54,10 @@ const TRIALS: &[(&str, Steps)] = &[
     ("a_whole_game_against_the_opponent_in_every_variant", |p| {
         Box::pin(whole_games(p))
     }),
-    ("analysis_relaxes_king_safety_takes_back_and_branches", |p| {
-        Box::pin(analysis(p))
-    }),
+    (
+        "analysis_relaxes_king_safety_takes_back_and_branches",
+        |p| Box::pin(analysis(p)),
+    ),
     ("the_editor_places_pieces_and_starts_a_game", |p| {
         Box::pin(editor(p))
     }),
@@ -253,15 +256,20 @@ impl Page {
             }
             if Instant::now() > deadline {
                 let error = self.text("error").await.unwrap_or_default();
-                return Err(format!("timed out waiting until {what} (page error: {error:?})").into());
+                return Err(
+                    format!("timed out waiting until {what} (page error: {error:?})").into(),
+                );
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
 
     async fn idle(&self) -> Outcome {
-        self.until("the page is idle", "return !document.body.classList.contains('busy')")
-            .await
+        self.until(
+            "the page is idle",
+            "return !document.body.classList.contains('busy')",
+        )
+        .await
     }
 
     /// Chooses `value` in the select `id` as a player would, by clicking.
@@ -292,7 +300,9 @@ impl Page {
 
     async fn text(&self, id: &str) -> Result<String, Failed> {
         let v = self
-            .js(&format!("return document.getElementById('{id}').textContent"))
+            .js(&format!(
+                "return document.getElementById('{id}').textContent"
+            ))
             .await?;
         Ok(v.as_str().unwrap_or_default().to_string())
     }
@@ -319,7 +329,9 @@ impl Page {
                    .map(g => g.dataset.dest)",
             )
             .await?;
-        check(strings(&off).is_empty(), || format!("marks drawn off their cells: {off}"))
+        check(strings(&off).is_empty(), || {
+            format!("marks drawn off their cells: {off}")
+        })
     }
 
     /// The move list as shown.
@@ -390,7 +402,11 @@ impl Page {
 
 fn strings(v: &Value) -> Vec<String> {
     v.as_array()
-        .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -407,10 +423,15 @@ async fn every_variant_is_drawn(p: Page) -> Outcome {
             .await?;
         let want = v.edit_cells().len();
         check(cells == json!(want), || {
-            format!("{}: {cells} clickable cells, the board has {want}", v.name())
+            format!(
+                "{}: {cells} clickable cells, the board has {want}",
+                v.name()
+            )
         })?;
         let status = p.text("status").await?;
-        check(status.contains("to move"), || format!("{}: status {status:?}", v.name()))?;
+        check(status.contains("to move"), || {
+            format!("{}: status {status:?}", v.name())
+        })?;
         // A piece's destinations are marked on their own cells.
         let view = p.view().await?;
         let from = view["moves"]
@@ -419,7 +440,9 @@ async fn every_variant_is_drawn(p: Page) -> Outcome {
             .ok_or_else(|| format!("{}: no board move", v.name()))?
             .to_string();
         p.click_cell(&from).await?;
-        check(!p.destinations().await?.is_empty(), || format!("{}: {from} marks nothing", v.name()))?;
+        check(!p.destinations().await?.is_empty(), || {
+            format!("{}: {from} marks nothing", v.name())
+        })?;
         p.marks_on_their_cells().await?;
     }
     Ok(())
@@ -429,21 +452,32 @@ async fn click_marks_and_moves(p: Page) -> Outcome {
     p.open("chess-flat", "two").await?;
     p.click_cell("e2").await?;
     let dests = p.destinations().await?;
-    check(dests == ["e3", "e4"], || format!("e2's destinations {dests:?}"))?;
+    check(dests == ["e3", "e4"], || {
+        format!("e2's destinations {dests:?}")
+    })?;
     p.marks_on_their_cells().await?;
     p.click_cell("e4").await?;
-    check(p.moves().await? == ["e2-e4"], || "e2-e4 not in the move list".into())?;
+    check(p.moves().await? == ["e2-e4"], || {
+        "e2-e4 not in the move list".into()
+    })?;
     let status = p.text("status").await?;
-    check(status.starts_with("Black to move"), || format!("status {status:?}"))?;
+    check(status.starts_with("Black to move"), || {
+        format!("status {status:?}")
+    })?;
     // A piece of the side not to move offers nothing.
     p.click_cell("d2").await?;
-    check(p.destinations().await?.is_empty(), || "White's d2 pawn offered moves on Black's turn".into())?;
+    check(p.destinations().await?.is_empty(), || {
+        "White's d2 pawn offered moves on Black's turn".into()
+    })?;
     // On the Klein bottle a shogi rook's destinations cross the seam.
     p.open("shogi-klein", "two").await?;
     let view = p.view().await?;
     let rook = view["pieces"]
         .as_array()
-        .and_then(|ps| ps.iter().find(|x| x["label"] == "R" && x["owner"] == "first"))
+        .and_then(|ps| {
+            ps.iter()
+                .find(|x| x["label"] == "R" && x["owner"] == "first")
+        })
         .and_then(|x| x["cell"].as_str())
         .ok_or("no rook of A on shogi-klein")?
         .to_string();
@@ -461,7 +495,9 @@ async fn click_marks_and_moves(p: Page) -> Outcome {
         w.dedup();
         w
     };
-    check(dests == want, || format!("the rook's marks {dests:?}, its moves go to {want:?}"))?;
+    check(dests == want, || {
+        format!("the rook's marks {dests:?}, its moves go to {want:?}")
+    })?;
     p.marks_on_their_cells().await?;
     p.screenshot("webapp-klein-shogi.png").await
 }
@@ -470,10 +506,14 @@ async fn drag_moves(p: Page) -> Outcome {
     p.open("chess-flat", "two").await?;
     p.drag("g1", "f3").await?;
     let moves = p.moves().await?;
-    check(moves == ["g1-f3"], || format!("after dragging g1 to f3 the moves are {moves:?}"))?;
+    check(moves == ["g1-f3"], || {
+        format!("after dragging g1 to f3 the moves are {moves:?}")
+    })?;
     // A drag to a cell the piece cannot reach plays nothing.
     p.drag("b8", "b5").await?;
-    check(p.moves().await?.len() == 1, || "an impossible drag was played".into())
+    check(p.moves().await?.len() == 1, || {
+        "an impossible drag was played".into()
+    })
 }
 
 async fn checkmate_by_clicks(p: Page) -> Outcome {
@@ -483,9 +523,15 @@ async fn checkmate_by_clicks(p: Page) -> Outcome {
         p.click_cell(to).await?;
     }
     let result = p.text("result").await?;
-    check(result == "Game over: Black wins by checkmate.", || format!("result {result:?}"))?;
-    let marked = p.js("return document.querySelectorAll('[data-app-mark=check]').length").await?;
-    check(marked == json!(1), || format!("{marked} check marks on the board"))
+    check(result == "Game over: Black wins by checkmate.", || {
+        format!("result {result:?}")
+    })?;
+    let marked = p
+        .js("return document.querySelectorAll('[data-app-mark=check]').length")
+        .await?;
+    check(marked == json!(1), || {
+        format!("{marked} check marks on the board")
+    })
 }
 
 /// Starts a game for two from `position` through the position box.
@@ -504,13 +550,18 @@ async fn promotion_asks(p: Page) -> Outcome {
     let choices = p
         .js("return [...document.querySelectorAll('#choice-buttons button')].map(b => b.dataset.action)")
         .await?;
-    check(strings(&choices).len() == 4, || format!("promotion choices {choices}"))?;
+    check(strings(&choices).len() == 4, || {
+        format!("promotion choices {choices}")
+    })?;
     let knight = strings(&choices)
         .into_iter()
         .find(|a| a.ends_with('N'))
         .ok_or("no knight promotion offered")?;
-    p.click(&format!("#choice-buttons button[data-action='{knight}']")).await?;
-    check(p.moves().await? == [knight.clone()], || "the knight promotion was not played".into())?;
+    p.click(&format!("#choice-buttons button[data-action='{knight}']"))
+        .await?;
+    check(p.moves().await? == [knight.clone()], || {
+        "the knight promotion was not played".into()
+    })?;
     // Shogi: promote or not.
     start_from(&p, "shogi-flat", "4k4/9/9/P8/9/9/9/9/4K4 A - 1").await?;
     let view = p.view().await?;
@@ -521,14 +572,21 @@ async fn promotion_asks(p: Page) -> Outcome {
         .ok_or("no pawn")?
         .to_string();
     p.click_cell(&pawn).await?;
-    let to = p.destinations().await?.first().cloned().ok_or("the pawn has no move")?;
+    let to = p
+        .destinations()
+        .await?
+        .first()
+        .cloned()
+        .ok_or("the pawn has no move")?;
     p.click_cell(&to).await?;
     let text = p
         .js("return [...document.querySelectorAll('#choice-buttons button')].map(b => b.textContent)")
         .await?;
     let text = strings(&text);
     check(
-        text.len() == 2 && text.iter().any(|t| t.contains("does not promote")) && text.iter().any(|t| t.contains("promotes")),
+        text.len() == 2
+            && text.iter().any(|t| t.contains("does not promote"))
+            && text.iter().any(|t| t.contains("promotes")),
         || format!("shogi promotion choices {text:?}"),
     )
 }
@@ -537,10 +595,14 @@ async fn drops(p: Page) -> Outcome {
     start_from(&p, "shogi-flat", "4k4/9/9/9/9/9/9/9/4K4 A G 1").await?;
     p.click("#hand-first button[data-drop='G']").await?;
     let dests = p.destinations().await?;
-    check(dests.len() == 79, || format!("{} cells to drop a gold on", dests.len()))?;
+    check(dests.len() == 79, || {
+        format!("{} cells to drop a gold on", dests.len())
+    })?;
     p.click_cell(&dests[0]).await?;
     let moves = p.moves().await?;
-    check(moves.len() == 1 && moves[0].starts_with("G*"), || format!("moves {moves:?}"))
+    check(moves.len() == 1 && moves[0].starts_with("G*"), || {
+        format!("moves {moves:?}")
+    })
 }
 
 async fn opponent_answers(p: Page) -> Outcome {
@@ -548,11 +610,16 @@ async fn opponent_answers(p: Page) -> Outcome {
     p.select("opponent-level", "0").await?;
     p.click_cell("e2").await?;
     p.click_cell("e4").await?;
-    p.until("the opponent has answered", "return document.querySelectorAll('#moves li').length === 2")
-        .await?;
+    p.until(
+        "the opponent has answered",
+        "return document.querySelectorAll('#moves li').length === 2",
+    )
+    .await?;
     // Taking back returns to the player's turn, before both moves.
     p.click("#undo").await?;
-    check(p.moves().await?.is_empty(), || "take-back left moves".into())?;
+    check(p.moves().await?.is_empty(), || {
+        "take-back left moves".into()
+    })?;
     // The opponent declines a draw at the start of a game it can win, or
     // accepts; either way the page says what happened.
     p.click("#offer-draw").await?;
@@ -567,7 +634,9 @@ async fn opponent_answers(p: Page) -> Outcome {
     p.click("#offer-draw").await?;
     p.click("#accept-draw").await?;
     let result = p.text("result").await?;
-    check(result == "Game over: drawn by agreement.", || format!("result {result:?}"))
+    check(result == "Game over: drawn by agreement.", || {
+        format!("result {result:?}")
+    })
 }
 
 async fn whole_games(p: Page) -> Outcome {
@@ -587,17 +656,46 @@ async fn whole_games(p: Page) -> Outcome {
             let before = p.moves().await?.len();
             p.click_cell(m["from"].as_str().unwrap_or_default()).await?;
             p.click_cell(m["to"].as_str().unwrap_or_default()).await?;
-            let choice = p.js("return !document.getElementById('choice').hidden").await?;
+            let choice = p
+                .js("return !document.getElementById('choice').hidden")
+                .await?;
             if choice == Value::Bool(true) {
                 p.click("#choice-buttons button").await?;
             }
             p.until(
                 "the opponent has answered",
-                &format!("return document.querySelectorAll('#moves li').length >= {}", before + 2),
+                &format!(
+                    "return document.querySelectorAll('#moves li').length >= {}",
+                    before + 2
+                ),
             )
             .await?;
         }
         if v.name() == "tetra-shogi" {
+            // The pointer over a cell lights its neighbours on the next ranks.
+            let cell = p
+                .client
+                .find(Locator::Css("#board [data-cell='c5.3']"))
+                .await
+                .map_err(fail)?;
+            let near = cell
+                .attr("data-near")
+                .await
+                .map_err(fail)?
+                .unwrap_or_default();
+            let mouse = MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
+                element: cell,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            });
+            p.client.perform_actions(mouse).await.map_err(fail)?;
+            let lit = p.js("return [...document.querySelectorAll('#board .near')].map(e => e.dataset.cell).sort()").await?;
+            let mut want: Vec<String> = near.split(' ').map(String::from).collect();
+            want.sort();
+            check(!want.is_empty() && strings(&lit) == want, || {
+                format!("c5.3 lights {lit}, its neighbours are {want:?}")
+            })?;
             p.screenshot("webapp-tetra.png").await?;
         }
         p.click("#resign").await?;
@@ -617,16 +715,24 @@ async fn analysis(p: Page) -> Outcome {
     start_from(&p, "chess-flat", "3r3k/8/8/8/8/8/8/4K3 w - - 0 1").await?;
     p.select("mode", "analysis").await?;
     let label = p.text("analysis-controls").await?;
-    check(label.contains("experiment"), || "analysis is not labelled as experiments".into())?;
+    check(label.contains("experiment"), || {
+        "analysis is not labelled as experiments".into()
+    })?;
     p.click_cell("e1").await?;
-    check(p.destinations().await? == ["e2", "f1", "f2"], || "king safety on".into())?;
+    check(p.destinations().await? == ["e2", "f1", "f2"], || {
+        "king safety on".into()
+    })?;
     p.click("#king-safety").await?;
     p.click_cell("e1").await?;
     let dests = p.destinations().await?;
-    check(dests == ["d1", "d2", "e2", "f1", "f2"], || format!("king safety off: {dests:?}"))?;
+    check(dests == ["d1", "d2", "e2", "f1", "f2"], || {
+        format!("king safety off: {dests:?}")
+    })?;
     p.click_cell("d2").await?;
     let refused = p.text("analysis-refused").await?;
-    check(refused.contains("cannot start a game"), || format!("refusal {refused:?}"))?;
+    check(refused.contains("cannot start a game"), || {
+        format!("refusal {refused:?}")
+    })?;
     // Back, then another experiment: two variations from the start.
     p.click("#back").await?;
     p.click_cell("e1").await?;
@@ -635,12 +741,16 @@ async fn analysis(p: Page) -> Outcome {
     let variations = p
         .js("return [...document.querySelectorAll('#variations button')].map(b => b.textContent)")
         .await?;
-    check(strings(&variations).len() == 2, || format!("variations {variations}"))?;
+    check(strings(&variations).len() == 2, || {
+        format!("variations {variations}")
+    })?;
     // The army not to move can be moved.
     p.click("#king-safety").await?;
     p.select("mover", "second").await?;
     p.click_cell("d8").await?;
-    check(!p.destinations().await?.is_empty(), || "Black's rook offers nothing".into())
+    check(!p.destinations().await?.is_empty(), || {
+        "Black's rook offers nothing".into()
+    })
 }
 
 async fn editor(p: Page) -> Outcome {
@@ -650,32 +760,56 @@ async fn editor(p: Page) -> Outcome {
     p.click("#palette button[data-token='']").await?;
     p.click_cell("e1").await?;
     let verdict = p.text("editor-verdict").await?;
-    check(verdict.contains("refuses") && verdict.contains("king"), || format!("verdict {verdict:?}"))?;
-    let play = p.js("return document.getElementById('editor-play').disabled").await?;
-    check(play == Value::Bool(true), || "a refused position can be played".into())?;
+    check(
+        verdict.contains("refuses") && verdict.contains("king"),
+        || format!("verdict {verdict:?}"),
+    )?;
+    let play = p
+        .js("return document.getElementById('editor-play').disabled")
+        .await?;
+    check(play == Value::Bool(true), || {
+        "a refused position can be played".into()
+    })?;
     p.click("#palette button[data-token='K']").await?;
     p.click_cell("d4").await?;
     p.click("#palette button[data-token='q']").await?;
     p.click_cell("h5").await?;
     // White's king has left e1: its castling rights go, through the text.
     let verdict = p.text("editor-verdict").await?;
-    check(verdict.contains("castling"), || format!("verdict {verdict:?}"))?;
-    let text = p.client.find(Locator::Id("editor-text")).await.map_err(fail)?;
+    check(verdict.contains("castling"), || {
+        format!("verdict {verdict:?}")
+    })?;
+    let text = p
+        .client
+        .find(Locator::Id("editor-text"))
+        .await
+        .map_err(fail)?;
     let written = text.prop("value").await.map_err(fail)?.unwrap_or_default();
     text.clear().await.map_err(fail)?;
-    text.send_keys(&written.replace(" KQkq ", " kq ")).await.map_err(fail)?;
+    text.send_keys(&written.replace(" KQkq ", " kq "))
+        .await
+        .map_err(fail)?;
     p.click("#editor-apply").await?;
     let verdict = p.text("editor-verdict").await?;
-    check(verdict.contains("accepts"), || format!("verdict {verdict:?}"))?;
+    check(verdict.contains("accepts"), || {
+        format!("verdict {verdict:?}")
+    })?;
     p.screenshot("webapp-editor.png").await?;
     p.click("#editor-play").await?;
-    let position = p.js("return document.getElementById('position').value").await?;
+    let position = p
+        .js("return document.getElementById('position').value")
+        .await?;
     check(
-        position.as_str().is_some_and(|t| t.contains("3K4") && t.contains("7q")),
+        position
+            .as_str()
+            .is_some_and(|t| t.contains("3K4") && t.contains("7q")),
         || format!("the game starts from {position}"),
     )?;
     let record = p.view().await?;
-    check(record["moves"].as_array().is_some_and(|m| !m.is_empty()), || "no moves".into())
+    check(
+        record["moves"].as_array().is_some_and(|m| !m.is_empty()),
+        || "no moves".into(),
+    )
 }
 
 async fn save_and_load(p: Page) -> Outcome {
@@ -689,7 +823,10 @@ async fn save_and_load(p: Page) -> Outcome {
             .clone();
         p.click_cell(m["from"].as_str().unwrap_or_default()).await?;
         p.click_cell(m["to"].as_str().unwrap_or_default()).await?;
-        if p.js("return !document.getElementById('choice').hidden").await? == Value::Bool(true) {
+        if p.js("return !document.getElementById('choice').hidden")
+            .await?
+            == Value::Bool(true)
+        {
             p.click("#choice-buttons button").await?;
         }
     }
@@ -705,25 +842,42 @@ async fn save_and_load(p: Page) -> Outcome {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).map_err(fail)?).map_err(fail)?;
-    check(saved["actions"] == json!(played), || format!("saved {} for {played:?}", saved["actions"]))?;
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).map_err(fail)?).map_err(fail)?;
+    check(saved["actions"] == json!(played), || {
+        format!("saved {} for {played:?}", saved["actions"])
+    })?;
     // Load it back into a fresh page.
     p.open("chess-flat", "two").await?;
     let input = p.client.find(Locator::Id("load")).await.map_err(fail)?;
-    input.send_keys(&file.display().to_string()).await.map_err(fail)?;
-    p.until("the game is loaded", "return document.getElementById('variant').value === 'shogi-mobius'")
-        .await?;
+    input
+        .send_keys(&file.display().to_string())
+        .await
+        .map_err(fail)?;
+    p.until(
+        "the game is loaded",
+        "return document.getElementById('variant').value === 'shogi-mobius'",
+    )
+    .await?;
     p.idle().await?;
-    check(p.moves().await? == played, || "the loaded game differs".into())?;
+    check(p.moves().await? == played, || {
+        "the loaded game differs".into()
+    })?;
     // A tampered record names its first bad ply.
     let mut bad = saved.clone();
     bad["actions"][1] = json!("a1-a9");
     let tampered = p.downloads.join("tampered.json");
     std::fs::write(&tampered, bad.to_string()).map_err(fail)?;
     let input = p.client.find(Locator::Id("load")).await.map_err(fail)?;
-    input.send_keys(&tampered.display().to_string()).await.map_err(fail)?;
-    p.until("the refusal is shown", "return document.getElementById('error').textContent.includes('ply 2')")
+    input
+        .send_keys(&tampered.display().to_string())
         .await
+        .map_err(fail)?;
+    p.until(
+        "the refusal is shown",
+        "return document.getElementById('error').textContent.includes('ply 2')",
+    )
+    .await
 }
 
 async fn flips(p: Page) -> Outcome {
@@ -740,6 +894,8 @@ async fn flips(p: Page) -> Outcome {
     // Moves still work on the flipped board.
     p.click_cell("e2").await?;
     p.click_cell("e4").await?;
-    check(p.moves().await? == ["e2-e4"], || "no move on the flipped board".into())?;
+    check(p.moves().await? == ["e2-e4"], || {
+        "no move on the flipped board".into()
+    })?;
     p.click("#flip").await
 }

@@ -19,9 +19,7 @@ use crate::movement::Facing;
 use crate::opponent::{Budget, Settings};
 use crate::render::{self, Overlay};
 use crate::rules::{GameResult, Player};
-use crate::variant::{
-    AnalysisStep, At, MAX_MOVES, Record, RecordVerdict, Variant, VariantError,
-};
+use crate::variant::{AnalysisStep, At, MAX_MOVES, Record, RecordVerdict, Variant, VariantError};
 
 /// The most time the practice opponent thinks about one move.
 pub const OPPONENT_TIME: std::time::Duration = std::time::Duration::from_millis(1500);
@@ -494,8 +492,7 @@ pub struct PaletteView {
 /// Every piece the editor of `v` can place.
 pub fn palette(v: &dyn Variant) -> Result<Vec<PaletteView>, ApiError> {
     let d = v.diagram(&At::default())?;
-    Ok(v
-        .edit_palette()
+    Ok(v.edit_palette()
         .into_iter()
         .map(|e| {
             let name = &d.sides[e.owner.index()].name;
@@ -511,12 +508,16 @@ pub fn palette(v: &dyn Variant) -> Result<Vec<PaletteView>, ApiError> {
             if let Some(o) = &e.other_face {
                 title.push_str(&format!(", other face {o}"));
             }
+            // Surface chess asks that a double step granted in a setup be
+            // labelled as granted, not passed off as history.
             if let Some(flag) = e.double_step {
-                title.push_str(if flag {
-                    ", may still step twice"
+                let note = if flag {
+                    ", double step granted"
                 } else {
-                    ", may not step twice"
-                });
+                    ", double step used"
+                };
+                text.push_str(note);
+                title.push_str(note);
             }
             PaletteView {
                 token: e.token,

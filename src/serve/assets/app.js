@@ -633,8 +633,21 @@ async function loadFile(file) {
   });
 }
 
+// On the tetrahedron, the cells a cell touches on the next ranks are
+// lit under the pointer, so the stacking of the slices can be seen.
+function pointerOver(event) {
+  for (const el of $("board").querySelectorAll(".near")) el.classList.remove("near");
+  const el = event.target.closest && event.target.closest("[data-near]");
+  if (!el) return;
+  for (const name of el.dataset.near.split(" ")) {
+    const near = $("board").querySelector(`[data-cell='${name}']`);
+    if (near) near.classList.add("near");
+  }
+}
+
 function wire() {
   const board = $("board");
+  board.addEventListener("pointerover", pointerOver);
   board.addEventListener("pointerdown", pointerDown);
   board.addEventListener("pointerup", pointerUp);
   $("variant").addEventListener("change", () => { state.variant = $("variant").value; guarded(() => newGame()); });
