@@ -469,8 +469,23 @@ async fn click_marks_and_moves(p: Page) -> Outcome {
     check(p.destinations().await?.is_empty(), || {
         "White's d2 pawn offered moves on Black's turn".into()
     })?;
-    // On the Klein bottle a shogi rook's destinations cross the seam.
+    // On the Klein bottle, a few plies into a game, a shogi rook's
+    // destinations are marked.
     p.open("shogi-klein", "two").await?;
+    for pawn in ["h6", "b13", "g6", "c13"] {
+        let view = p.view().await?;
+        let to = view["moves"]
+            .as_array()
+            .and_then(|ms| ms.iter().find(|m| m["from"] == pawn))
+            .and_then(|m| m["to"].as_str())
+            .ok_or_else(|| format!("the pawn on {pawn} cannot move"))?
+            .to_string();
+        p.click_cell(pawn).await?;
+        p.click_cell(&to).await?;
+    }
+    check(p.moves().await?.len() == 4, || {
+        "four pawn moves by clicks".into()
+    })?;
     let view = p.view().await?;
     let rook = view["pieces"]
         .as_array()
