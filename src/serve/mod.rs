@@ -137,8 +137,8 @@ impl IntoResponse for api::ApiError {
 
 /// Host and origin checks, and the headers every answer carries.
 async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
-    if let Err(r) = check_request(&app, req.method(), req.headers()) {
-        return r;
+    if let Err((status, message)) = check_request(&app, req.method(), req.headers()) {
+        return refuse(status, message, None);
     }
     let mut res = next.run(req).await;
     let h = res.headers_mut();
@@ -151,21 +151,25 @@ async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Respons
     res
 }
 
-/// Why a request is refused before it reaches a handler.
-fn check_request(app: &App, method: &Method, headers: &HeaderMap) -> Result<(), Response> {
+/// Why a request is refused before it reaches a handler: its status and
+/// reason.
+fn check_request(
+    app: &App,
+    method: &Method,
+    headers: &HeaderMap,
+) -> Result<(), (StatusCode, String)> {
     let host = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("");
     if !app.hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
-        return Err(refuse(
+        return Err((
             StatusCode::FORBIDDEN,
             format!(
                 "host '{}' is not this server's address ({})",
                 crate::quote::excerpt(host),
                 app.hosts.join(", ")
             ),
-            None,
         ));
     }
     if method == Method::GET || method == Method::HEAD {
@@ -176,10 +180,9 @@ fn check_request(app: &App, method: &Method, headers: &HeaderMap) -> Result<(), 
         .and_then(|h| h.to_str().ok())
         .unwrap_or("same-origin");
     if site != "same-origin" && site != "none" {
-        return Err(refuse(
+        return Err((
             StatusCode::FORBIDDEN,
             format!("cross-origin request refused (sec-fetch-site: {site})"),
-            None,
         ));
     }
     if let Some(origin) = headers.get(header::ORIGIN) {
@@ -188,13 +191,12 @@ fn check_request(app: &App, method: &Method, headers: &HeaderMap) -> Result<(), 
             .strip_prefix("http://")
             .is_some_and(|o| o.eq_ignore_ascii_case(host));
         if !same {
-            return Err(refuse(
+            return Err((
                 StatusCode::FORBIDDEN,
                 format!(
                     "cross-origin request refused (origin '{}')",
                     crate::quote::excerpt(origin)
                 ),
-                None,
             ));
         }
     }
@@ -203,10 +205,9 @@ fn check_request(app: &App, method: &Method, headers: &HeaderMap) -> Result<(), 
         .and_then(|h| h.to_str().ok())
         .is_some_and(|t| t.split(';').next() == Some("application/json"));
     if !json {
-        return Err(refuse(
+        return Err((
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "requests must be JSON (content-type: application/json)",
-            None,
+            "requests must be JSON (content-type: application/json)".to_string(),
         ));
     }
     Ok(())
