@@ -85,18 +85,24 @@ pub type Key = String;
 /// Writes a count (a run of empty cells, pieces of a kind in hand) onto a
 /// position text, nothing for zero. Position texts are written for every
 /// position of a game (they are repetition keys in some families), so the
-/// count goes straight onto the text rather than through a new string.
+/// count goes straight onto the text rather than through a new string,
+/// and digit by digit rather than through `write!`, whose formatting
+/// machinery cost more than the rest of the text together.
 pub fn push_count(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_count(out, n / 10);
+    }
     if n > 0 {
-        use std::fmt::Write;
-        let _ = write!(out, "{n}");
+        out.push(char::from(b'0' + (n % 10) as u8));
     }
 }
 
 /// A rule family bound to one variant's data (board, setup, bands, …).
 pub trait Rules: Send + Sync {
-    type Position: Clone + Eq + std::hash::Hash + fmt::Debug;
-    type Action: Clone + Eq + Ord + std::hash::Hash + fmt::Debug;
+    // Send, so that an engine may keep positions read (see
+    // `variant::ReadPosition`) and still be moved to another thread.
+    type Position: Clone + Eq + std::hash::Hash + fmt::Debug + Send;
+    type Action: Clone + Eq + Ord + std::hash::Hash + fmt::Debug + Send;
 
     /// Variant name, e.g. `shogi-klein`.
     fn variant(&self) -> &str;
@@ -501,22 +507,28 @@ impl<'r, R: Rules> Game<'r, R> {
     /// [`Game::new`], with the start's legal actions, which its endings
     /// need anyway (see [`Game::play_listing`]).
     pub fn new_listing(rules: &'r R, start: R::Position) -> (Self, Vec<R::Action>) {
+        let legal = rules.legal_actions(&start);
+        (Game::listed(rules, start, !legal.is_empty()), legal)
+    }
+
+    /// [`Game::new`] for a start whose legal actions a caller has listed:
+    /// whether there is one is all its endings need.
+    pub fn listed(rules: &'r R, start: R::Position, has_legal: bool) -> Self {
         let key = rules.key(&start);
-        let mut game = Game {
-            rules,
-            history: History::new(start, key),
-            plies: 0,
-            result: None,
-        };
+        let history = History::new(start, key);
         // The start is judged by the same endings as a position reached by
         // an action (SC-I10, SS-I8, KY-I5, TS-I9), so a position's result
         // never depends on whether it was played to or set up: an edited
         // start with bare kings or a spent move counter is over, like one
         // without a legal action. With one occurrence and no move yet, the
         // repetition and perpetual-check rules cannot apply.
-        let legal = rules.legal_actions(game.position());
-        game.result = rules.adjudicate(&game.history, legal.is_empty());
-        (game, legal)
+        let result = rules.adjudicate(&history, !has_legal);
+        Game {
+            rules,
+            history,
+            plies: 0,
+            result,
+        }
     }
 
     /// A game from this one's current position, without its history: what
@@ -608,5 +620,18 @@ impl<'r, R: Rules> Game<'r, R> {
         let legal = self.rules.legal_actions(self.position());
         self.result = self.rules.adjudicate(&self.history, legal.is_empty());
         legal
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_are_written_in_decimal() {
+        let mut out = String::new();
+        for n in [0, 1, 9, 10, 12, 20, 100, 4096] {
+            super::push_count(&mut out, n);
+            out.push('/');
+        }
+        assert_eq!(out, "/1/9/10/12/20/100/4096/");
     }
 }

@@ -5,6 +5,8 @@
 //! documented formats. It is implemented once, for every [`Rules`] family,
 //! by the blanket impl below, so a family never writes glue code.
 
+use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
@@ -61,10 +63,13 @@ fn bounded(e: ActionError) -> ActionError {
 
 /// Refuses a move list above [`MAX_MOVES`].
 fn check_moves(at: &At) -> Result<(), VariantError> {
-    if at.moves.len() > MAX_MOVES {
-        return Err(VariantError::TooManyMoves {
-            count: at.moves.len(),
-        });
+    check_move_count(at.moves)
+}
+
+/// Refuses a move list above [`MAX_MOVES`].
+pub fn check_move_count(moves: &[String]) -> Result<(), VariantError> {
+    if moves.len() > MAX_MOVES {
+        return Err(VariantError::TooManyMoves { count: moves.len() });
     }
     Ok(())
 }
@@ -366,6 +371,9 @@ pub trait Variant: Send + Sync {
     /// position is not yet one the reference accepts. Tokens outside the
     /// palette are left out (the reference's error names them).
     fn edit_pieces(&self, position: &str) -> Result<Vec<crate::diagram::PieceMark>, VariantError>;
+    /// The position `text` (default: the initial one) read once, to be
+    /// asked several questions (see [`ReadPosition`]).
+    fn read(&self, text: Option<&str>) -> Result<Box<dyn ReadPosition + '_>, VariantError>;
     /// A game from `start` (default: the initial position) played one
     /// action at a time, with facts about each legal action (see
     /// [`crate::walk`]); `seams fuzz` plays its random games with it.
@@ -390,24 +398,160 @@ pub trait Variant: Send + Sync {
     fn resume(&self, record: &Record) -> Result<Box<dyn Session + '_>, RecordVerdict>;
 }
 
-/// Plays `at` without game-end rules: parse each move in turn.
-fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
-    check_moves(at)?;
-    let mut pos = match at.position {
+/// A position read from its text once, asked the [`Variant`] questions of
+/// the same names with `moves` played from it first. An engine asked
+/// several questions about one position in a row keeps it rather than
+/// reading the text for each (see
+/// [`Reference`](crate::conformance::reference::Reference)): `seams fuzz`
+/// asks four about every position of its games.
+pub trait ReadPosition: Send {
+    fn legal_actions(&self, moves: &[String]) -> Result<Vec<String>, VariantError>;
+    fn check_action(
+        &self,
+        moves: &[String],
+        action: &str,
+    ) -> Result<Result<String, ActionError>, VariantError>;
+    fn perft(&self, moves: &[String], depth: u32) -> Result<u64, VariantError>;
+    fn divide(&self, moves: &[String], depth: u32) -> Result<Vec<(String, u64)>, VariantError>;
+    fn play(&self, moves: &[String]) -> Result<Played, VariantError>;
+    fn reached(&self, moves: &[String]) -> Result<(String, String), VariantError>;
+}
+
+/// The [`ReadPosition`] of every family.
+struct Read<'r, R: Rules> {
+    rules: &'r R,
+    start: R::Position,
+    /// The start's legal actions, listed on first use: its legal actions,
+    /// its status (whose endings need them) and a divide share them.
+    legal: OnceCell<Vec<R::Action>>,
+}
+
+/// Reads `text` (default: the initial position).
+fn read<'r, R: Rules>(rules: &'r R, text: Option<&str>) -> Result<Read<'r, R>, VariantError> {
+    let start = match text {
         None => rules.start(),
         Some(text) => parse_start(rules, text)?,
     };
-    for (i, text) in at.moves.iter().enumerate() {
-        let a = rules
-            .parse_action(&pos, text)
-            .map_err(|error| VariantError::Move {
+    Ok(Read {
+        rules,
+        start,
+        legal: OnceCell::new(),
+    })
+}
+
+impl<R: Rules> Read<'_, R> {
+    fn start_legal(&self) -> &[R::Action] {
+        self.legal
+            .get_or_init(|| Rules::legal_actions(self.rules, &self.start))
+    }
+
+    /// The legal actions in `pos`, the position after `moves`.
+    fn legal(&self, moves: &[String], pos: &R::Position) -> Cow<'_, [R::Action]> {
+        if moves.is_empty() {
+            Cow::Borrowed(self.start_legal())
+        } else {
+            Cow::Owned(Rules::legal_actions(self.rules, pos))
+        }
+    }
+
+    /// The position after `moves`, played without game-end rules: the
+    /// start itself, not a copy, when there are none.
+    fn reach(&self, moves: &[String]) -> Result<Cow<'_, R::Position>, VariantError> {
+        check_move_count(moves)?;
+        if moves.is_empty() {
+            return Ok(Cow::Borrowed(&self.start));
+        }
+        let mut pos = self.start.clone();
+        for (i, text) in moves.iter().enumerate() {
+            let a = self
+                .rules
+                .parse_action(&pos, text)
+                .map_err(|error| VariantError::Move {
+                    ply: i + 1,
+                    text: text.clone(),
+                    error: bounded(error),
+                })?;
+            pos = self.rules.apply(&pos, &a);
+        }
+        Ok(Cow::Owned(pos))
+    }
+}
+
+impl<R: Rules> ReadPosition for Read<'_, R> {
+    fn legal_actions(&self, moves: &[String]) -> Result<Vec<String>, VariantError> {
+        let pos = self.reach(moves)?;
+        let mut out = self.rules.format_legal(&pos, &self.legal(moves, &pos));
+        out.sort();
+        Ok(out)
+    }
+
+    fn check_action(
+        &self,
+        moves: &[String],
+        action: &str,
+    ) -> Result<Result<String, ActionError>, VariantError> {
+        let pos = self.reach(moves)?;
+        Ok(self
+            .rules
+            .parse_action(&pos, action)
+            .map(|a| self.rules.format_action(&pos, &a))
+            .map_err(bounded))
+    }
+
+    fn perft(&self, moves: &[String], depth: u32) -> Result<u64, VariantError> {
+        check_perft_depth(depth)?;
+        let pos = self.reach(moves)?;
+        Ok(Rules::perft(self.rules, &pos, depth))
+    }
+
+    fn divide(&self, moves: &[String], depth: u32) -> Result<Vec<(String, u64)>, VariantError> {
+        check_perft_depth(depth)?;
+        let pos = self.reach(moves)?;
+        let r = self.rules;
+        let mut out: Vec<(String, u64)> = self
+            .legal(moves, &pos)
+            .iter()
+            .map(|a| {
+                let below = Rules::perft(r, &r.apply(&pos, a), depth.saturating_sub(1));
+                (r.format_action(&pos, a), below)
+            })
+            .collect();
+        out.sort();
+        Ok(out)
+    }
+
+    fn play(&self, moves: &[String]) -> Result<Played, VariantError> {
+        check_move_count(moves)?;
+        let r = self.rules;
+        let mut game = Game::listed(r, self.start.clone(), !self.start_legal().is_empty());
+        for (i, text) in moves.iter().enumerate() {
+            game.play_text(text).map_err(|error| VariantError::Move {
                 ply: i + 1,
                 text: text.clone(),
                 error: bounded(error),
             })?;
-        pos = rules.apply(&pos, &a);
+        }
+        let pos = game.position();
+        Ok(Played {
+            position: r.format_position(pos),
+            to_move: r.to_move(pos),
+            in_check: r.in_check(pos),
+            result: game.result(),
+            key: r.key(pos),
+            occurrences: game.history().occurrences_of_current(),
+        })
     }
-    Ok(pos)
+
+    fn reached(&self, moves: &[String]) -> Result<(String, String), VariantError> {
+        let pos = self.reach(moves)?;
+        Ok((self.rules.format_position(&pos), self.rules.key(&pos)))
+    }
+}
+
+/// Plays `at` without game-end rules: parse each move in turn.
+fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
+    check_moves(at)?;
+    Ok(read(rules, at.position)?.reach(at.moves)?.into_owned())
 }
 
 /// A position text within [`MAX_POSITION_TEXT_BYTES`] cut into the cells
@@ -755,10 +899,8 @@ impl<R: Rules> Variant for R {
     }
 
     fn legal_actions(&self, at: &At) -> Result<Vec<String>, VariantError> {
-        let pos = reach(self, at)?;
-        let mut out = self.format_legal(&pos, &Rules::legal_actions(self, &pos));
-        out.sort();
-        Ok(out)
+        check_moves(at)?;
+        read(self, at.position)?.legal_actions(at.moves)
     }
 
     fn check_action(
@@ -766,61 +908,34 @@ impl<R: Rules> Variant for R {
         at: &At,
         action: &str,
     ) -> Result<Result<String, ActionError>, VariantError> {
-        let pos = reach(self, at)?;
-        Ok(self
-            .parse_action(&pos, action)
-            .map(|a| self.format_action(&pos, &a))
-            .map_err(bounded))
+        check_moves(at)?;
+        read(self, at.position)?.check_action(at.moves, action)
     }
 
     fn perft(&self, at: &At, depth: u32) -> Result<u64, VariantError> {
         check_perft_depth(depth)?;
-        let pos = reach(self, at)?;
-        Ok(Rules::perft(self, &pos, depth))
+        check_moves(at)?;
+        read(self, at.position)?.perft(at.moves, depth)
     }
 
     fn divide(&self, at: &At, depth: u32) -> Result<Vec<(String, u64)>, VariantError> {
         check_perft_depth(depth)?;
-        let pos = reach(self, at)?;
-        let mut out: Vec<(String, u64)> = Rules::legal_actions(self, &pos)
-            .iter()
-            .map(|a| {
-                let below = Rules::perft(self, &self.apply(&pos, a), depth.saturating_sub(1));
-                (self.format_action(&pos, a), below)
-            })
-            .collect();
-        out.sort();
-        Ok(out)
+        check_moves(at)?;
+        read(self, at.position)?.divide(at.moves, depth)
     }
 
     fn play(&self, at: &At) -> Result<Played, VariantError> {
         check_moves(at)?;
-        let start = match at.position {
-            None => self.start(),
-            Some(text) => parse_start(self, text)?,
-        };
-        let mut game = Game::new(self, start);
-        for (i, text) in at.moves.iter().enumerate() {
-            game.play_text(text).map_err(|error| VariantError::Move {
-                ply: i + 1,
-                text: text.clone(),
-                error: bounded(error),
-            })?;
-        }
-        let pos = game.position();
-        Ok(Played {
-            position: self.format_position(pos),
-            to_move: self.to_move(pos),
-            in_check: self.in_check(pos),
-            result: game.result(),
-            key: self.key(pos),
-            occurrences: game.history().occurrences_of_current(),
-        })
+        read(self, at.position)?.play(at.moves)
     }
 
     fn reached(&self, at: &At) -> Result<(String, String), VariantError> {
-        let pos = reach(self, at)?;
-        Ok((self.format_position(&pos), self.key(&pos)))
+        check_moves(at)?;
+        read(self, at.position)?.reached(at.moves)
+    }
+
+    fn read(&self, text: Option<&str>) -> Result<Box<dyn ReadPosition + '_>, VariantError> {
+        Ok(Box::new(read(self, text)?))
     }
 
     fn verify_record(&self, record: &Record) -> RecordVerdict {

@@ -450,7 +450,13 @@ impl ChessRules {
         if let Special::Castle(side) = a.special {
             return self.castle_text(side).into();
         }
-        let mut s = format!("{}-{}", b.cell_name(a.from), b.cell_name(a.to));
+        // Pushed rather than `format!`ed: every legal action of every
+        // position `seams fuzz` plays is written, on both sides.
+        let (from, to) = (b.cell_name(a.from), b.cell_name(a.to));
+        let mut s = String::with_capacity(from.len() + to.len() + 3);
+        s.push_str(from);
+        s.push('-');
+        s.push_str(to);
         let pawn = pos.piece(a.from).is_some_and(|p| p.kind == Kind::Pawn);
         if pawn && a.promotion.is_none() && self.may_repeat {
             let twin = legal.iter().any(|o| {

@@ -520,19 +520,25 @@ pub fn engine(book: &Rulebook, a: EngineArgs) -> Result<ExitCode> {
         if line.trim().is_empty() {
             continue;
         }
-        let reply = match a.fault {
+        match a.fault {
             Some(f) if faulty_here(f, a.fault_on.as_deref(), &line) => {
                 // Replies held so far go out first: the fault is this
                 // request's alone.
                 stdout.flush()?;
                 match misbehave(f, &reference, &line) {
-                    Some(reply) => reply,
+                    Some(reply) => writeln!(stdout, "{reply}")?,
                     None => return Ok(ExitCode::from(3)),
                 }
             }
-            _ => reference.handle_line(&line).to_string(),
-        };
-        writeln!(stdout, "{reply}")?;
+            _ => {
+                // Serialised straight onto the output: through a string
+                // (`Display`), every piece of the reply also passed the
+                // formatting machinery (3 % of the engine's work under
+                // `seams fuzz`). The bytes are the same.
+                serde_json::to_writer(&mut stdout, &reference.handle_line(&line))?;
+                stdout.write_all(b"\n")?;
+            }
+        }
         flush_unless_busy(&mut stdout, &requests)?;
     }
     stdout.flush()?;

@@ -39,6 +39,7 @@ mod seed;
 mod shrink;
 pub mod thin;
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -429,8 +430,11 @@ struct State<'v> {
     unsupported: Vec<Question>,
     keys: KeyGroups,
     thin: thin::Counter,
-    /// Positions from reference-only games, bases for made-up positions.
-    pool: Vec<String>,
+    /// Positions from reference-only games, bases for made-up positions:
+    /// played when the first made-up start is, since only `edited` runs
+    /// make any (the games cost as much as the first few of a run).
+    pool: OnceCell<Vec<String>>,
+    seed: u64,
     /// A finding was made here (with `keep_going`, its games stop).
     done: bool,
 }
@@ -453,7 +457,8 @@ impl<'v> State<'v> {
             unsupported: Vec::new(),
             keys: KeyGroups::default(),
             thin: thin::Counter::default(),
-            pool: pool(variant, seed),
+            pool: OnceCell::new(),
+            seed,
             done: false,
         }
     }
@@ -800,7 +805,11 @@ impl<'v> Game<'_, 'v> {
         let accepted = |text: String| variant.walk(Some(&text)).ok().map(|w| (text, w, vec![]));
         let made = match kind {
             StartKind::Edited => (0..edit::ATTEMPTS).find_map(|_| {
-                let base = &self.state.pool[rng.below(self.state.pool.len())];
+                let pool = self
+                    .state
+                    .pool
+                    .get_or_init(|| pool(variant, self.state.seed));
+                let base = &pool[rng.below(pool.len())];
                 edit::made_up(base, rng).and_then(accepted)
             }),
             StartKind::Thinned => (0..edit::ATTEMPTS)
