@@ -138,7 +138,7 @@ impl IntoResponse for api::ApiError {
 /// Host and origin checks, and the headers every answer carries.
 async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
     if let Err(r) = check_request(&app, req.method(), req.headers()) {
-        return r;
+        return *r;
     }
     let mut res = next.run(req).await;
     let h = res.headers_mut();
@@ -151,14 +151,15 @@ async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Respons
     res
 }
 
-/// Why a request is refused before it reaches a handler.
-fn check_request(app: &App, method: &Method, headers: &HeaderMap) -> Result<(), Response> {
+/// Why a request is refused before it reaches a handler (boxed: a
+/// response is large, and the path that accepts should not carry one).
+fn check_request(app: &App, method: &Method, headers: &HeaderMap) -> Result<(), Box<Response>> {
     let host = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("");
     if !app.hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
-        return Err(refuse(
+        return Err(Box::new(refuse(
             StatusCode::FORBIDDEN,
             format!(
                 "host '{}' is not this server's address ({})",
@@ -166,7 +167,7 @@ fn check_request(app: &App, method: &Method, headers: &HeaderMap) -> Result<(), 
                 app.hosts.join(", ")
             ),
             None,
-        ));
+        )));
     }
     if method == Method::GET || method == Method::HEAD {
         return Ok(());
@@ -176,11 +177,11 @@ fn check_request(app: &App, method: &Method, headers: &HeaderMap) -> Result<(), 
         .and_then(|h| h.to_str().ok())
         .unwrap_or("same-origin");
     if site != "same-origin" && site != "none" {
-        return Err(refuse(
+        return Err(Box::new(refuse(
             StatusCode::FORBIDDEN,
             format!("cross-origin request refused (sec-fetch-site: {site})"),
             None,
-        ));
+        )));
     }
     if let Some(origin) = headers.get(header::ORIGIN) {
         let origin = origin.to_str().unwrap_or("");
@@ -188,14 +189,14 @@ fn check_request(app: &App, method: &Method, headers: &HeaderMap) -> Result<(), 
             .strip_prefix("http://")
             .is_some_and(|o| o.eq_ignore_ascii_case(host));
         if !same {
-            return Err(refuse(
+            return Err(Box::new(refuse(
                 StatusCode::FORBIDDEN,
                 format!(
                     "cross-origin request refused (origin '{}')",
                     crate::quote::excerpt(origin)
                 ),
                 None,
-            ));
+            )));
         }
     }
     let json = headers
@@ -203,11 +204,11 @@ fn check_request(app: &App, method: &Method, headers: &HeaderMap) -> Result<(), 
         .and_then(|h| h.to_str().ok())
         .is_some_and(|t| t.split(';').next() == Some("application/json"));
     if !json {
-        return Err(refuse(
+        return Err(Box::new(refuse(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "requests must be JSON (content-type: application/json)",
             None,
-        ));
+        )));
     }
     Ok(())
 }
