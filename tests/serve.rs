@@ -116,6 +116,77 @@ fn a_game_is_replayed_and_shown_with_its_legal_moves() {
     assert_eq!(mate["moves"], json!([]));
 }
 
+/// The piece view on `cell`.
+fn piece_on<'v>(view: &'v Value, cell: &str) -> &'v Value {
+    view["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["cell"] == cell)
+        .unwrap_or_else(|| panic!("no piece on {cell}: {}", view["pieces"]))
+}
+
+#[test]
+fn kings_rooks_and_bishops_show_the_arrow_their_routes_left() {
+    // A's rook on i5 crosses the Möbius seam to a7 and turns (SS-A2).
+    let start = "4k4/9/9/9/9/9/8R/9/9/9/4K4 A - 1";
+    let view = check(
+        "/api/game",
+        json!({"variant": "shogi-mobius", "start": start, "actions": ["i5-a7", "e11-d11"]}),
+        200,
+        "",
+    );
+    let rook = piece_on(&view, "a7");
+    assert_eq!(
+        (&rook["facing"], &rook["arrow"]),
+        (&json!("down"), &json!(true))
+    );
+    let king = piece_on(&view, "e1");
+    assert_eq!(
+        (&king["facing"], &king["arrow"]),
+        (&json!("up"), &json!(true))
+    );
+    let king = piece_on(&view, "d11");
+    assert_eq!(
+        (&king["facing"], &king["arrow"]),
+        (&json!("down"), &json!(true))
+    );
+    // The position text knows nothing of it: no facing mark on the rook.
+    assert_eq!(view["position"], "3k5/9/9/9/R8/9/9/9/9/9/4K4 A - 3");
+    let svg = view["svg"].as_str().unwrap();
+    assert!(svg.contains(r#"data-arrow="down" data-on="a7""#), "{svg}");
+    assert!(svg.contains(r#"data-arrow="up" data-on="e1""#), "{svg}");
+    assert!(svg.contains("arrow records transport; does not affect moves"));
+    // A gold's facing is a rule facing, drawn as before.
+    let view = check(
+        "/api/game",
+        json!({"variant": "shogi-mobius", "actions": ["e1-e2"]}),
+        200,
+        "",
+    );
+    let gold = piece_on(&view, "d1");
+    assert_eq!(
+        (&gold["facing"], &gold["arrow"]),
+        (&json!("up"), &json!(false))
+    );
+    assert_eq!(piece_on(&view, "e2")["arrow"], json!(true));
+    // Where no seam turns anything, no arrow is drawn.
+    for variant in ["shogi-flat", "shogi-genus2", "chess-mobius"] {
+        let view = check("/api/game", json!({"variant": variant}), 200, "");
+        assert!(
+            view["pieces"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|p| p["arrow"] == json!(false)),
+            "{variant}"
+        );
+        let svg = view["svg"].as_str().unwrap();
+        assert!(!svg.contains("data-arrow"), "{variant}");
+        assert!(!svg.contains("arrow records transport"), "{variant}");
+    }
+}
+
 #[test]
 fn resignation_and_agreed_draws_end_the_game() {
     let view = check(
@@ -321,7 +392,8 @@ fn analysis_moves_either_army_and_can_drop_king_safety() {
     );
     // A line of experiments goes on through a position the text refuses
     // (White's king left in check with the move passed), which is named.
-    let step = |action: &str, mover: &str| json!({"action": action, "mover": mover, "king_safety": false});
+    let step =
+        |action: &str, mover: &str| json!({"action": action, "mover": mover, "king_safety": false});
     let after = check(
         "/api/analysis",
         json!({"variant": "chess-flat", "position": guarded, "steps": [step("e1-d2", "first")], "mover": "second", "king_safety": false}),
@@ -330,9 +402,16 @@ fn analysis_moves_either_army_and_can_drop_king_safety() {
     );
     assert_eq!(after["mover"], "second");
     let refused = after["refused"].as_str().unwrap();
-    assert!(refused.contains("White, not to move, is in check"), "{refused}");
+    assert!(
+        refused.contains("White, not to move, is in check"),
+        "{refused}"
+    );
     // No experiment takes a king (SC-A3), even without king safety.
-    assert!(!texts(&after).iter().any(|t| t.ends_with("d2")), "{:?}", texts(&after));
+    assert!(
+        !texts(&after).iter().any(|t| t.ends_with("d2")),
+        "{:?}",
+        texts(&after)
+    );
     let further = check(
         "/api/analysis",
         json!({"variant": "chess-flat", "position": guarded, "steps": [step("e1-d2", "first"), step("h8-g8", "second")], "mover": "first", "king_safety": true}),
@@ -352,9 +431,21 @@ fn analysis_moves_either_army_and_can_drop_king_safety() {
 #[test]
 fn the_editor_places_pieces_and_shows_the_references_verdict() {
     let palette = check("/api/palette", json!({"variant": "chess-flat"}), 200, "");
-    let tokens: Vec<&str> = palette["pieces"].as_array().unwrap().iter().map(|p| p["token"].as_str().unwrap()).collect();
+    let tokens: Vec<&str> = palette["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["token"].as_str().unwrap())
+        .collect();
     assert!(tokens.contains(&"Q") && tokens.contains(&"k"), "{tokens:?}");
-    assert_eq!(palette["pieces"][0]["text"].as_str().unwrap().split(' ').next(), Some("White"));
+    assert_eq!(
+        palette["pieces"][0]["text"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next(),
+        Some("White")
+    );
     let start = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
     // Taking White's king away: the text is refused, and still drawn.
     let gone = check(
@@ -364,7 +455,11 @@ fn the_editor_places_pieces_and_shows_the_references_verdict() {
         "",
     );
     assert_eq!(gone["position"], "4k3/8/8/8/8/8/8/8 w - - 0 1");
-    assert!(gone["valid"].as_str().unwrap().contains("king"), "{}", gone["valid"]);
+    assert!(
+        gone["valid"].as_str().unwrap().contains("king"),
+        "{}",
+        gone["valid"]
+    );
     assert_eq!(gone["pieces"].as_array().unwrap().len(), 1);
     assert!(gone["svg"].as_str().unwrap().starts_with("<svg"));
     let back = check(
@@ -389,8 +484,16 @@ fn the_editor_places_pieces_and_shows_the_references_verdict() {
         "",
     );
     // The start already has all 18 pawns: the reference names its rule.
-    assert!(hand["position"].as_str().unwrap().ends_with(" A 2P 1"), "{}", hand["position"]);
-    assert!(hand["valid"].as_str().unwrap().contains("SS-I9"), "{}", hand["valid"]);
+    assert!(
+        hand["position"].as_str().unwrap().ends_with(" A 2P 1"),
+        "{}",
+        hand["position"]
+    );
+    assert!(
+        hand["valid"].as_str().unwrap().contains("SS-I9"),
+        "{}",
+        hand["valid"]
+    );
     check(
         "/api/edit",
         json!({"variant": "chess-flat", "position": start, "place": {"cell": "z9", "token": "Q"}}),
