@@ -28,8 +28,14 @@ pub struct PieceMark {
     pub label: String,
     pub promoted: bool,
     /// The piece's facing, only where it matters: the piece moves by its
-    /// facing and the board has a seam that can reverse it.
+    /// facing and the board has a seam that can reverse it; or, when
+    /// `arrow` is set, its display arrow.
     pub facing: Option<Facing>,
+    /// `facing` is a display arrow (surface shogi's kings, rooks and
+    /// bishops, `SS-A2`): it records the transport of the piece's routes
+    /// in a game and does not affect its moves. Families never set it on
+    /// a position's pieces; a game view does, from the game's history.
+    pub arrow: bool,
     /// A two-faced token's hidden face (Kyoto), as a letter.
     pub other_face: Option<String>,
     /// Whether the piece is royal: kept out of check, its capture the

@@ -197,6 +197,21 @@ pub trait Rules: Send + Sync {
         None
     }
 
+    /// The display arrows after `actions` (legal, in order) are played
+    /// from `start`: for pieces whose facing no rule reads but whose
+    /// picture still records the transport of their routes (surface
+    /// shogi's kings, rooks and bishops, `SS-A2`), each such piece's cell
+    /// (canonical name) and arrow, on boards where an arrow can turn.
+    /// Empty for a family without such pieces (the default). No rule,
+    /// key or answer reads them.
+    fn display_arrows(
+        &self,
+        _start: &Self::Position,
+        _actions: &[Self::Action],
+    ) -> Vec<(String, crate::movement::Facing)> {
+        Vec::new()
+    }
+
     /// The family-specific half of the opening audit (shields and attacked
     /// pieces, see [`crate::audit`]); `None` when the family has none.
     fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Self::Position>> {

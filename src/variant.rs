@@ -328,6 +328,17 @@ pub trait Variant: Send + Sync {
         at: &At,
         actions: &[String],
     ) -> Result<Vec<Result<crate::diagram::ActionMark, ActionError>>, VariantError>;
+    /// The display arrows of a game (see [`Rules::display_arrows`]):
+    /// `actions` played from `start` (default: the initial position) as a
+    /// game's actions, the decisions `resign` and `draw` moving nothing.
+    /// Each arrow is (canonical cell, facing); empty for a family or board
+    /// without display arrows. A bad start or action is the error
+    /// [`Variant::play`] gives, naming its ply.
+    fn display_arrows(
+        &self,
+        start: Option<&str>,
+        actions: &[String],
+    ) -> Result<Vec<(String, crate::movement::Facing)>, VariantError>;
     /// The designer facts of the variant's data (see [`crate::design`]).
     fn design_facts(&self) -> Option<crate::design::Facts>;
     /// The position editor's pieces: every piece that may be placed on
@@ -604,6 +615,7 @@ impl<R: Rules> Variant for R {
                     facing: e.facing,
                     other_face: e.other_face.clone(),
                     royal: false,
+                    arrow: false,
                 })
             })
             .collect())
@@ -777,6 +789,38 @@ impl<R: Rules> Variant for R {
 
     fn design_facts(&self) -> Option<crate::design::Facts> {
         Rules::design_facts(self)
+    }
+
+    fn display_arrows(
+        &self,
+        start: Option<&str>,
+        actions: &[String],
+    ) -> Result<Vec<(String, crate::movement::Facing)>, VariantError> {
+        check_moves(&At {
+            position: start,
+            moves: actions,
+        })?;
+        let first = match start {
+            None => self.start(),
+            Some(text) => parse_start(self, text)?,
+        };
+        let mut pos = first.clone();
+        let mut played = Vec::with_capacity(actions.len());
+        for (i, text) in actions.iter().enumerate() {
+            if matches!(text.trim(), "resign" | "draw") {
+                continue;
+            }
+            let a = self
+                .parse_action(&pos, text)
+                .map_err(|error| VariantError::Move {
+                    ply: i + 1,
+                    text: quote::excerpt(text).into_owned(),
+                    error: bounded(error),
+                })?;
+            pos = self.apply(&pos, &a);
+            played.push(a);
+        }
+        Ok(Rules::display_arrows(self, &first, &played))
     }
 
     fn walk(&self, start: Option<&str>) -> Result<Box<dyn crate::walk::Walk + '_>, VariantError> {

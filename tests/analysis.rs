@@ -1,6 +1,7 @@
 //! Analysis mode in every family: either army may be moved, and king-safety
 //! filtering may be switched off while every other rule stays (the
-//! informative "Analysis and editing" sections of `spec/*/rules.md`).
+//! informative "Analysis and editing" sections of `spec/*/rules.md`;
+//! shogi's is "Analysis, editing and display").
 //!
 //! Positions come from seeded random play. At each one, for every variant:
 //! the side to move's analysis actions with king safety are its legal

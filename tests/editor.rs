@@ -147,9 +147,8 @@ fn every_palette_piece_placed_is_validated_and_pictured() {
                                 promoted: entry.promoted,
                                 facing: entry.facing,
                                 other_face: entry.other_face.clone(),
-                                // Royalty follows from the kind, which the
-                                // label already compares.
-                                royal: shown.royal,
+                                royal: is_royal,
+                                arrow: false,
                             };
                             assert_eq!(shown, expected, "{}: {}", v.name(), entry.token);
                         }

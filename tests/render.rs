@@ -1008,3 +1008,39 @@ fn a_diagram_renders_without_its_variant() {
     };
     assert_eq!(render_diagram_svg(&d, &overlay), svg);
 }
+
+/// A display arrow (SS-A2) is a hollow triangle in its own labelled group,
+/// explained in the legend apart from the solid facing triangle; a piece
+/// that moves by its facing keeps the solid one.
+#[test]
+fn display_arrows_are_hollow_and_explained_apart_from_facings() {
+    use seams::movement::Facing;
+    use seams::render::{Overlay, render_diagram_svg};
+    let v = variant::find("shogi-mobius").unwrap();
+    let plain = render_diagram_svg(&v.diagram(&At::default()).unwrap(), &Overlay::default());
+    assert!(!plain.contains("data-arrow"));
+    assert!(!plain.contains("arrow records transport"));
+    let mut d = v.diagram(&At::default()).unwrap();
+    for p in d.pieces.iter_mut().filter(|p| p.label == "R") {
+        p.facing = Some(Facing::Down);
+        p.arrow = true;
+    }
+    let svg = render_diagram_svg(&d, &Overlay::default());
+    let arrows: Vec<&str> = svg
+        .split("<g data-arrow=")
+        .skip(1)
+        .map(|g| &g[..g.find("</g>").unwrap()])
+        .collect();
+    assert_eq!(arrows.len(), 2, "{svg}");
+    for g in &arrows {
+        assert!(g.starts_with("\"down\" data-on="), "{g}");
+        // Hollow: white inside, the facing colour as its outline.
+        assert!(g.contains(r##"fill="#ffffff" stroke="#e67e22""##), "{g}");
+    }
+    let legend = group(&svg, "legend");
+    assert!(legend.contains("hollow triangle: arrow records transport; does not affect moves"));
+    // Golds, silvers, knights, lances and pawns still show their facing.
+    assert!(legend.contains("facing triangle: the way the piece's forward points"));
+    let (pixels, _) = ink(&svg);
+    assert!(pixels > 0);
+}

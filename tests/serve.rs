@@ -116,6 +116,77 @@ fn a_game_is_replayed_and_shown_with_its_legal_moves() {
     assert_eq!(mate["moves"], json!([]));
 }
 
+/// The piece view on `cell`.
+fn piece_on<'v>(view: &'v Value, cell: &str) -> &'v Value {
+    view["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["cell"] == cell)
+        .unwrap_or_else(|| panic!("no piece on {cell}: {}", view["pieces"]))
+}
+
+#[test]
+fn kings_rooks_and_bishops_show_the_arrow_their_routes_left() {
+    // A's rook on i5 crosses the Möbius seam to a7 and turns (SS-A2).
+    let start = "4k4/9/9/9/9/9/8R/9/9/9/4K4 A - 1";
+    let view = check(
+        "/api/game",
+        json!({"variant": "shogi-mobius", "start": start, "actions": ["i5-a7", "e11-d11"]}),
+        200,
+        "",
+    );
+    let rook = piece_on(&view, "a7");
+    assert_eq!(
+        (&rook["facing"], &rook["arrow"]),
+        (&json!("down"), &json!(true))
+    );
+    let king = piece_on(&view, "e1");
+    assert_eq!(
+        (&king["facing"], &king["arrow"]),
+        (&json!("up"), &json!(true))
+    );
+    let king = piece_on(&view, "d11");
+    assert_eq!(
+        (&king["facing"], &king["arrow"]),
+        (&json!("down"), &json!(true))
+    );
+    // The position text knows nothing of it: no facing mark on the rook.
+    assert_eq!(view["position"], "3k5/9/9/9/R8/9/9/9/9/9/4K4 A - 3");
+    let svg = view["svg"].as_str().unwrap();
+    assert!(svg.contains(r#"data-arrow="down" data-on="a7""#), "{svg}");
+    assert!(svg.contains(r#"data-arrow="up" data-on="e1""#), "{svg}");
+    assert!(svg.contains("arrow records transport; does not affect moves"));
+    // A gold's facing is a rule facing, drawn as before.
+    let view = check(
+        "/api/game",
+        json!({"variant": "shogi-mobius", "actions": ["e1-e2"]}),
+        200,
+        "",
+    );
+    let gold = piece_on(&view, "d1");
+    assert_eq!(
+        (&gold["facing"], &gold["arrow"]),
+        (&json!("up"), &json!(false))
+    );
+    assert_eq!(piece_on(&view, "e2")["arrow"], json!(true));
+    // Where no seam turns anything, no arrow is drawn.
+    for variant in ["shogi-flat", "shogi-genus2", "chess-mobius"] {
+        let view = check("/api/game", json!({"variant": variant}), 200, "");
+        assert!(
+            view["pieces"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|p| p["arrow"] == json!(false)),
+            "{variant}"
+        );
+        let svg = view["svg"].as_str().unwrap();
+        assert!(!svg.contains("data-arrow"), "{variant}");
+        assert!(!svg.contains("arrow records transport"), "{variant}");
+    }
+}
+
 #[test]
 fn resignation_and_agreed_draws_end_the_game() {
     let view = check(

@@ -26,6 +26,7 @@ impl ChessRules {
                     facing: facing_if(reverses && p.kind == Kind::Pawn, p.facing),
                     other_face: None,
                     royal: p.kind == Kind::King,
+                    arrow: false,
                 })
             })
             .collect()

@@ -26,6 +26,7 @@ impl KyotoRules {
                     other_face: (p.face != Face::King)
                         .then(|| self.flipped(p.face).letter().to_string()),
                     royal: p.face == Face::King,
+                    arrow: false,
                 })
             })
             .collect()

@@ -225,6 +225,8 @@ enum Icon {
     Promoted,
     /// The facing triangle, pointing as an up-facing piece's is drawn.
     Facing(Facing),
+    /// The hollow display-arrow triangle, pointing the same way.
+    Arrow(Facing),
     OtherFace,
     Origin,
     Mark(MarkKind),
@@ -450,11 +452,17 @@ fn draw(d: &Diagram, o: &Overlay) -> String {
             "+ before a letter (red): the piece is promoted".into(),
         ));
     }
-    if d.pieces.iter().any(|p| p.facing.is_some()) {
+    if d.pieces.iter().any(|p| p.facing.is_some() && !p.arrow) {
         items.push(Item::Line(
             Some(Icon::Facing(shown(Facing::Up))),
             "facing triangle: the way the piece's forward points (a reversing seam can turn it)"
                 .into(),
+        ));
+    }
+    if d.pieces.iter().any(|p| p.facing.is_some() && p.arrow) {
+        items.push(Item::Line(
+            Some(Icon::Arrow(shown(Facing::Up))),
+            "hollow triangle: arrow records transport; does not affect moves".into(),
         ));
     }
     if d.pieces.iter().any(|p| p.other_face.is_some()) {
@@ -710,8 +718,22 @@ fn draw_piece(c: &mut Canvas, sq: Square, p: &PieceMark) {
         "font-weight=\"bold\"",
         &label,
     );
-    if let Some(f) = p.facing {
-        draw_facing(c, (cx, cy), s, f, "#e67e22");
+    match (p.facing, p.arrow) {
+        (Some(f), false) => draw_facing(c, (cx, cy), s, f, "#e67e22"),
+        (Some(f), true) => {
+            // Labelled, so that a page or a test finds the arrow (and
+            // which way the board says it points) without reading shapes.
+            // `data-on`, not `data-cell`: the cell's own shape is the one
+            // element carrying its name.
+            c.raw(&format!(
+                "<g data-arrow=\"{}\" data-on=\"{}\">",
+                f.name(),
+                svg::escape(&p.cell)
+            ));
+            draw_arrow(c, (cx, cy), s, f);
+            c.close_group();
+        }
+        (None, _) => {}
     }
     if let Some(other) = &p.other_face {
         c.text(
@@ -738,6 +760,24 @@ fn draw_facing(c: &mut Canvas, (cx, cy): (f64, f64), s: f64, f: Facing, colour: 
         colour,
         "#ffffff",
         0.8,
+    );
+}
+
+/// A display arrow: the facing triangle's shape, hollow, so that it reads
+/// as a record of the piece's route rather than a direction it moves by.
+fn draw_arrow(c: &mut Canvas, (cx, cy): (f64, f64), s: f64, f: Facing) {
+    let sign = match f {
+        Facing::Up => -1.0,
+        Facing::Down => 1.0,
+    };
+    let tip = (cx, cy + sign * s * 0.49);
+    let base_y = cy + sign * s * 0.33;
+    let half = s * 0.12;
+    c.polygon(
+        &[tip, (cx - half, base_y), (cx + half, base_y)],
+        "#ffffff",
+        "#e67e22",
+        1.4,
     );
 }
 
@@ -912,6 +952,10 @@ fn draw_icon(c: &mut Canvas, icon: &Icon, x: f64, y: f64) {
         Icon::Facing(f) => {
             c.circle(centre, 5.5, "#ffffff", "#222222", 1.0);
             draw_facing(c, centre, 22.0, *f, "#e67e22");
+        }
+        Icon::Arrow(f) => {
+            c.circle(centre, 5.5, "#ffffff", "#222222", 1.0);
+            draw_arrow(c, centre, 22.0, *f);
         }
         Icon::OtherFace => c.text((centre.0, y + 12.0), 10.0, Anchor::Middle, "#777777", "g"),
         Icon::Origin => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, "none", "#ff9800", 3.0),

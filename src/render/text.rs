@@ -51,7 +51,9 @@ fn cell(p: Option<&&PieceMark>) -> String {
         return " . ".into();
     };
     let promoted = if p.promoted { "+" } else { " " };
-    let facing = match p.facing {
+    // A display arrow is left out: the one character after a letter says
+    // how the piece moves, which an arrow never changes.
+    let facing = match p.facing.filter(|_| !p.arrow) {
         Some(Facing::Up) => "^",
         Some(Facing::Down) => "v",
         None => " ",

@@ -152,8 +152,13 @@ pub struct PieceView {
     /// The kind as the notation writes it.
     pub label: String,
     pub promoted: bool,
-    /// Its facing, where the board can reverse it.
+    /// Its facing, where the board can reverse it; or its display arrow
+    /// when `arrow` is set.
     pub facing: Option<Facing>,
+    /// `facing` is a display arrow: it records the transport of the
+    /// piece's routes in this game and does not affect its moves (surface
+    /// shogi's kings, rooks and bishops, `SS-A2`).
+    pub arrow: bool,
 }
 
 /// Pieces of one kind in a hand.
@@ -275,11 +280,24 @@ fn view_of(
                 label: p.label.clone(),
                 promoted: p.promoted,
                 facing: p.facing,
+                arrow: p.arrow,
             })
             .collect(),
         svg,
         hands: [hands(Player::First), hands(Player::Second)],
         moves,
+    }
+}
+
+/// Puts display arrows, (cell, arrow) pairs, on the diagram's pieces on
+/// those cells.
+fn with_arrows(d: &mut Diagram, arrows: Vec<(String, Facing)>) {
+    let arrows: std::collections::BTreeMap<String, Facing> = arrows.into_iter().collect();
+    for p in &mut d.pieces {
+        if let Some(&f) = arrows.get(&p.cell) {
+            p.facing = Some(f);
+            p.arrow = true;
+        }
     }
 }
 
@@ -317,7 +335,11 @@ pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
         .zip(marks)
         .filter_map(|(text, m)| m.ok().map(|m| MoveView::new(text, m)))
         .collect();
-    let board = board_view(v, &at, moves, req.flip)?;
+    // The game's history gives what a position alone cannot: the arrows
+    // of pieces whose facing no rule reads (SS-A2).
+    let mut d = v.diagram(&at)?;
+    with_arrows(&mut d, v.display_arrows(req.start.as_deref(), s.actions())?);
+    let board = view_of(v, status.position.clone(), &d, moves, req.flip);
     let result = status.result.map(|r| result_view(r, &board.names));
     Ok(GameView {
         actions: s.actions().to_vec(),

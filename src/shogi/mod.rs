@@ -12,6 +12,7 @@
 //! [`exchange`] (the player exchange Φ), [`notation`] (action text) and
 //! [`text`] (position text). Rule code does no I/O.
 
+pub mod arrows;
 pub mod attacks;
 pub mod audit;
 pub mod data;
@@ -519,6 +520,18 @@ impl Rules for ShogiRules {
     }
     fn design_facts(&self) -> Option<crate::design::Facts> {
         Some(self.design())
+    }
+    fn display_arrows(&self, start: &Position, actions: &[Action]) -> Vec<(String, Facing)> {
+        // Where no seam reverses vertical directions every arrow is its
+        // owner's drop facing, and the pictures draw none (as for facing).
+        if self.fixed_facing {
+            return Vec::new();
+        }
+        let b = self.geo.board();
+        self.game_arrows(start, actions)
+            .into_iter()
+            .map(|(c, f)| (b.cell_name(c).to_string(), f))
+            .collect()
     }
     fn key(&self, pos: &Position) -> Key {
         self.repetition_key(pos)

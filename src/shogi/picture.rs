@@ -27,6 +27,7 @@ impl ShogiRules {
                     facing: facing_if(facings && p.has_facing(), p.facing),
                     other_face: None,
                     royal: p.kind == Kind::King,
+                    arrow: false,
                 })
             })
             .collect()

@@ -21,6 +21,7 @@ impl TetraRules {
                 facing: None,
                 other_face: None,
                 royal: p.kind.is_royal(),
+                arrow: false,
             })
             .collect()
     }
