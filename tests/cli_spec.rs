@@ -250,6 +250,7 @@ fn a_broken_family_file_names_the_file_in_every_command() {
         vec!["engine"],
         vec!["conform", "--case", "shogi/klein/start-perft-1"],
         vec!["spec", "gate"],
+        vec!["serve"],
     ];
     for args in commands {
         check_input_error(&with_spec(&spec, &args), "shogi-klein.toml");
