@@ -583,11 +583,18 @@ fn an_edited_spec_is_what_the_app_plays() {
     // One of the Klein first player's pawns moved from h6 to i6.
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-spec");
     let _ = std::fs::remove_dir_all(&dir);
-    common::copy_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec"), &dir);
+    common::copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec"),
+        &dir,
+    );
     let file = dir.join("shogi/shogi-klein.toml");
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("pieces = \"PPPPPPPP.\""));
-    std::fs::write(&file, text.replace("pieces = \"PPPPPPPP.\"", "pieces = \"PPPPPPP.P\"")).unwrap();
+    std::fs::write(
+        &file,
+        text.replace("pieces = \"PPPPPPPP.\"", "pieces = \"PPPPPPP.P\""),
+    )
+    .unwrap();
     let edited = Server::start(&["--spec", dir.to_str().unwrap()]);
     let game = json!({"variant": "shogi-klein", "actions": ["i6-i7"]});
     let (status, _) = edited.post("/api/game", &game);

@@ -427,3 +427,42 @@ fn close_cycle(
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::name_surface;
+
+    /// Every arm of the classification, including the shapes no shipped
+    /// board has (more crosscaps, or boundary on a non-orientable surface),
+    /// which an edited board can reach.
+    #[test]
+    fn surfaces_are_named_by_euler_characteristic_orientability_and_boundary() {
+        let check = |euler, orientable, boundary, expect: &str| {
+            assert_eq!(
+                name_surface(euler, orientable, boundary),
+                expect,
+                "χ={euler}, orientable={orientable}, b={boundary}"
+            );
+        };
+        check(2, true, 0, "sphere");
+        check(1, true, 1, "disc");
+        check(0, true, 2, "annulus");
+        check(0, true, 0, "torus");
+        check(-2, true, 0, "orientable genus 2");
+        check(-3, true, 1, "orientable genus 2 with 1 boundary components");
+        check(1, true, 0, "unclassified");
+        check(3, true, 0, "unclassified");
+        check(1, false, 0, "projective plane");
+        check(0, false, 1, "Möbius band");
+        check(0, false, 0, "Klein bottle");
+        check(-1, false, 0, "non-orientable genus 3");
+        check(
+            -1,
+            false,
+            1,
+            "non-orientable genus 2 with 1 boundary components",
+        );
+        check(2, false, 0, "unclassified");
+        check(1, false, 1, "unclassified");
+    }
+}
