@@ -18,7 +18,7 @@ use crate::topology::file::AnyBoard;
 use crate::topology::{Board, CoordError, Dir};
 
 /// One piece on the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PieceMark {
     /// Canonical cell name.
     pub cell: String,

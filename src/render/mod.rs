@@ -747,25 +747,25 @@ fn draw_piece(c: &mut Canvas, sq: Square, p: &PieceMark) {
 }
 
 /// A small triangle at the top (up) or bottom (down) edge of a piece.
-fn draw_facing(c: &mut Canvas, (cx, cy): (f64, f64), s: f64, f: Facing, colour: &str) {
-    let sign = match f {
-        Facing::Up => -1.0,
-        Facing::Down => 1.0,
-    };
-    let tip = (cx, cy + sign * s * 0.49);
-    let base_y = cy + sign * s * 0.33;
-    let half = s * 0.12;
-    c.polygon(
-        &[tip, (cx - half, base_y), (cx + half, base_y)],
-        colour,
-        "#ffffff",
-        0.8,
-    );
+fn draw_facing(c: &mut Canvas, centre: (f64, f64), s: f64, f: Facing, colour: &str) {
+    facing_triangle(c, centre, s, f, colour, "#ffffff", 0.8);
 }
 
 /// A display arrow: the facing triangle's shape, hollow, so that it reads
 /// as a record of the piece's route rather than a direction it moves by.
-fn draw_arrow(c: &mut Canvas, (cx, cy): (f64, f64), s: f64, f: Facing) {
+fn draw_arrow(c: &mut Canvas, centre: (f64, f64), s: f64, f: Facing) {
+    facing_triangle(c, centre, s, f, "#ffffff", "#e67e22", 1.4);
+}
+
+fn facing_triangle(
+    c: &mut Canvas,
+    (cx, cy): (f64, f64),
+    s: f64,
+    f: Facing,
+    fill: &str,
+    stroke: &str,
+    width: f64,
+) {
     let sign = match f {
         Facing::Up => -1.0,
         Facing::Down => 1.0,
@@ -775,9 +775,9 @@ fn draw_arrow(c: &mut Canvas, (cx, cy): (f64, f64), s: f64, f: Facing) {
     let half = s * 0.12;
     c.polygon(
         &[tip, (cx - half, base_y), (cx + half, base_y)],
-        "#ffffff",
-        "#e67e22",
-        1.4,
+        fill,
+        stroke,
+        width,
     );
 }
 

@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagram::{ActionMark, Diagram};
+use crate::diagram::{ActionMark, Diagram, PieceMark};
 use crate::movement::Facing;
 use crate::opponent::{Budget, Settings};
 use crate::render::{self, Overlay};
@@ -144,23 +144,6 @@ impl MoveView {
     }
 }
 
-/// A piece on the board.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct PieceView {
-    pub cell: String,
-    pub owner: Player,
-    /// The kind as the notation writes it.
-    pub label: String,
-    pub promoted: bool,
-    /// Its facing, where the board can reverse it; or its display arrow
-    /// when `arrow` is set.
-    pub facing: Option<Facing>,
-    /// `facing` is a display arrow: it records the transport of the
-    /// piece's routes in this game and does not affect its moves (surface
-    /// shogi's kings, rooks and bishops, `SS-A2`).
-    pub arrow: bool,
-}
-
 /// Pieces of one kind in a hand.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct HandView {
@@ -182,7 +165,7 @@ pub struct BoardView {
     /// The cells of the royal pieces in check, to be marked.
     pub check_cells: Vec<String>,
     /// Every piece on the board.
-    pub pieces: Vec<PieceView>,
+    pub pieces: Vec<PieceMark>,
     /// The board, as `seams render` draws it.
     pub svg: String,
     /// What each side holds in hand.
@@ -271,18 +254,7 @@ fn view_of(
             .filter(|p| d.in_check && p.royal && p.owner == d.to_move)
             .map(|p| p.cell.clone())
             .collect(),
-        pieces: d
-            .pieces
-            .iter()
-            .map(|p| PieceView {
-                cell: p.cell.clone(),
-                owner: p.owner,
-                label: p.label.clone(),
-                promoted: p.promoted,
-                facing: p.facing,
-                arrow: p.arrow,
-            })
-            .collect(),
+        pieces: d.pieces.clone(),
         svg,
         hands: [hands(Player::First), hands(Player::Second)],
         moves,
