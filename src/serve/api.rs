@@ -284,8 +284,11 @@ fn check_length(actions: &[String]) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Replays a scored game and shows where it stands.
-pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
+/// Replays a scored game through a session, which judges every ending.
+fn replay<'v>(
+    v: &'v dyn Variant,
+    req: &GameRequest,
+) -> Result<Box<dyn crate::session::Session + 'v>, ApiError> {
     check_length(&req.actions)?;
     let mut s = v.session(req.start.as_deref())?;
     for (i, text) in req.actions.iter().enumerate() {
@@ -295,6 +298,12 @@ pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
             message: e.message,
         })?;
     }
+    Ok(s)
+}
+
+/// Replays a scored game and shows where it stands.
+pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
+    let s = replay(v, req)?;
     let status = s.status();
     let legal = s.legal_actions();
     let at = At {
@@ -302,11 +311,16 @@ pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
         moves: &[],
     };
     let marks = v.action_marks(&at, &legal)?;
+    // A legal action the reference cannot place would be its own bug:
+    // said, not hidden from the player.
     let moves = legal
         .into_iter()
         .zip(marks)
-        .filter_map(|(text, m)| m.ok().map(|m| MoveView::new(text, m)))
-        .collect();
+        .map(|(text, m)| {
+            m.map(|m| MoveView::new(text.clone(), m))
+                .map_err(|e| ApiError::Render(format!("cannot place '{text}': {}", e.message)))
+        })
+        .collect::<Result<_, _>>()?;
     // The game's history gives what a position alone cannot: the arrows
     // of pieces whose facing no rule reads (SS-A2).
     let mut d = v.diagram(&at)?;
@@ -383,17 +397,9 @@ pub fn opponent(
     req: &OpponentRequest,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Result<OpponentView, ApiError> {
-    check_length(&req.game.actions)?;
     let settings = Settings::new(req.level, Budget::Time(OPPONENT_TIME), req.seed)
         .map_err(|e| ApiError::Request(e.to_string()))?;
-    let mut s = v.session(req.game.start.as_deref())?;
-    for (i, text) in req.game.actions.iter().enumerate() {
-        s.play(text).map_err(|e| ApiError::Move {
-            ply: i + 1,
-            text: text.clone(),
-            message: e.message,
-        })?;
-    }
+    let s = replay(v, &req.game)?;
     let choice = s.opponent_choice(&settings, stop);
     Ok(OpponentView {
         accepts_draw: choice.as_ref().is_some_and(|c| c.score <= 0),

@@ -609,6 +609,8 @@ function download(name, text) {
   document.body.append(a);
   a.click();
   a.remove();
+  // The link has done its work once clicked; free the file's memory.
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
 async function loadFile(file) {
