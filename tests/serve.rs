@@ -602,3 +602,34 @@ fn an_edited_spec_is_what_the_app_plays() {
     let (status, answer) = server().post("/api/game", &game);
     assert_eq!(status, 422, "{answer}");
 }
+
+#[test]
+fn every_ending_is_shown_with_its_reason() {
+    let shuffle = |moves: [&str; 4], times: usize| -> Vec<String> {
+        moves
+            .iter()
+            .cycle()
+            .take(4 * times)
+            .map(|m| m.to_string())
+            .collect()
+    };
+    let cases = [
+        (
+            json!({"variant": "chess-flat", "actions": shuffle(["g1-f3", "g8-f6", "f3-g1", "f6-g8"], 4)}),
+            "drawn by repetition",
+        ),
+        (
+            json!({"variant": "shogi-flat", "actions": shuffle(["h2-g2", "b8-c8", "g2-h2", "c8-b8"], 3)}),
+            "drawn by repetition",
+        ),
+        (
+            json!({"variant": "chess-flat", "start": "4k3/8/8/8/8/8/8/4Kr2 w - - 0 1", "actions": ["e1-f1"]}),
+            "drawn by bare kings",
+        ),
+    ];
+    for (game, text) in cases {
+        let view = check("/api/game", game.clone(), 200, "");
+        assert_eq!(view["result"]["text"], text, "{game}");
+        assert_eq!(view["moves"], json!([]), "{game}");
+    }
+}
