@@ -565,6 +565,32 @@ fn reach<R: Rules>(rules: &R, at: &At) -> Result<R::Position, VariantError> {
     Ok(read(rules, at.position)?.reach(at.moves)?.into_owned())
 }
 
+/// A position as its mover sees it, with its actions listed by text.
+type Listing<R> = (<R as Rules>::Position, Vec<(String, <R as Rules>::Action)>);
+
+/// The analysis actions of `mover` in `pos` (see
+/// [`Rules::analysis_actions`]) with their texts, sorted by text and one
+/// per text, and the position as the mover sees it; `None` for a family
+/// without analysis. The texts are written as one list, so that a mark
+/// telling two actions apart is decided among the analysis actions
+/// themselves.
+fn analysis_listing<R: Rules>(
+    rules: &R,
+    pos: &R::Position,
+    mover: Player,
+    king_safety: bool,
+) -> Option<Listing<R>> {
+    let (seen, actions) = rules.analysis_actions(pos, mover, king_safety)?;
+    let mut listed: Vec<(String, R::Action)> = rules
+        .format_legal(&seen, &actions)
+        .into_iter()
+        .zip(actions)
+        .collect();
+    listed.sort_by(|a, b| a.0.cmp(&b.0));
+    listed.dedup_by(|a, b| a.0 == b.0);
+    Some((seen, listed))
+}
+
 /// A position text within [`MAX_POSITION_TEXT_BYTES`] cut into the cells
 /// of `draw`'s board.
 fn edit_layout<R: Rules>(
@@ -854,15 +880,8 @@ impl<R: Rules> Variant for R {
         king_safety: bool,
     ) -> Result<Option<Vec<String>>, VariantError> {
         let pos = reach(self, at)?;
-        let Some((seen, actions)) = Rules::analysis_actions(self, &pos, mover, king_safety) else {
-            return Ok(None);
-        };
-        // Written as a list, so that a mark telling two actions apart is
-        // decided among the analysis actions themselves.
-        let mut out = self.format_legal(&seen, &actions);
-        out.sort();
-        out.dedup();
-        Ok(Some(out))
+        Ok(analysis_listing(self, &pos, mover, king_safety)
+            .map(|(_, listed)| listed.into_iter().map(|(text, _)| text).collect()))
     }
 
     fn analysis_line(
@@ -880,19 +899,14 @@ impl<R: Rules> Variant for R {
         }
         let mut pos = reach(self, at)?;
         for (i, step) in steps.iter().enumerate() {
-            let Some((seen, actions)) =
-                Rules::analysis_actions(self, &pos, step.mover, step.king_safety)
+            let Some((seen, listed)) = analysis_listing(self, &pos, step.mover, step.king_safety)
             else {
                 return Ok(None);
             };
-            // Matched by canonical text, written as one list: the line
-            // holds what the player chose from an earlier answer.
+            // Matched by canonical text: the line holds what the player
+            // chose from an earlier answer.
             let wanted = step.action.trim();
-            let Some(index) = self
-                .format_legal(&seen, &actions)
-                .iter()
-                .position(|t| t == wanted)
-            else {
+            let Some((_, chosen)) = listed.iter().find(|(t, _)| t == wanted) else {
                 return Err(VariantError::Move {
                     ply: at.moves.len() + i + 1,
                     text: step.action.clone(),
@@ -902,19 +916,18 @@ impl<R: Rules> Variant for R {
                     },
                 });
             };
-            pos = self.apply(&seen, &actions[index]);
+            pos = self.apply(&seen, chosen);
         }
-        let Some((seen, actions)) = Rules::analysis_actions(self, &pos, mover, king_safety) else {
+        let Some((seen, listed)) = analysis_listing(self, &pos, mover, king_safety) else {
             return Ok(None);
         };
-        let mut moves: Vec<(String, crate::diagram::ActionMark)> = self
-            .format_legal(&seen, &actions)
+        let moves = listed
             .into_iter()
-            .zip(&actions)
-            .map(|(text, a)| (text, draw.action_mark(&seen, a)))
+            .map(|(text, a)| {
+                let mark = draw.action_mark(&seen, &a);
+                (text, mark)
+            })
             .collect();
-        moves.sort_by(|a, b| a.0.cmp(&b.0));
-        moves.dedup_by(|a, b| a.0 == b.0);
         let position = self.format_position(&pos);
         Ok(Some(AnalysisLine {
             refused: self.parse_position(&position).err().map(|e| e.to_string()),
