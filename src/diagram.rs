@@ -83,6 +83,20 @@ pub struct Diagram {
     pub legend: Vec<(String, String)>,
 }
 
+impl Diagram {
+    /// Puts display arrows, (cell, arrow) pairs from
+    /// [`crate::rules::Rules::display_arrows`], on the pieces on those
+    /// cells.
+    pub fn set_arrows(&mut self, arrows: &[(String, Facing)]) {
+        for p in &mut self.pieces {
+            if let Some((_, f)) = arrows.iter().find(|(cell, _)| *cell == p.cell) {
+                p.facing = Some(*f);
+                p.arrow = true;
+            }
+        }
+    }
+}
+
 /// One action as a picture: where it starts and ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionMark {

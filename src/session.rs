@@ -51,7 +51,8 @@ pub trait Session {
     fn actions(&self) -> &[String];
     /// The game as a record of the current format.
     fn record(&self) -> Record;
-    /// The current position as a picture, when the family has one.
+    /// The current position as a picture, when the family has one, with
+    /// the display arrows the game's history gives.
     fn diagram(&self) -> Option<crate::diagram::Diagram>;
     /// The practice opponent's choice for the side to move, as canonical
     /// text; `None` when the game is over or there is no legal action.
@@ -68,6 +69,9 @@ pub(crate) struct Live<'r, R: Rules> {
     /// The position text of an edited start, as the rules print it.
     edited: Option<String>,
     actions: Vec<String>,
+    /// The board actions among `actions`, for what reads the game's
+    /// history (display arrows).
+    played: Vec<R::Action>,
     /// `positions[0]` is the start; one more per board action.
     positions: Vec<R::Position>,
     game: Game<'r, R>,
@@ -81,6 +85,7 @@ impl<'r, R: Rules> Live<'r, R> {
             rules,
             edited: edited.then(|| rules.format_position(&start)),
             actions: Vec::new(),
+            played: Vec::new(),
             positions: vec![start.clone()],
             game: Game::new(rules, start),
         }
@@ -164,7 +169,8 @@ impl<R: Rules> Session for Live<'_, R> {
         let (canonical, action) = self.parse(text)?;
         match action {
             Some(a) => {
-                self.game.play(a);
+                self.game.play(a.clone());
+                self.played.push(a);
                 self.positions.push(self.game.position().clone());
             }
             None => self.game.play_text(&canonical)?,
@@ -177,14 +183,22 @@ impl<R: Rules> Session for Live<'_, R> {
         let last = self.actions.pop()?;
         let mut game = Game::new(self.rules, self.positions[0].clone());
         let mut positions = vec![self.positions[0].clone()];
+        let mut played = Vec::new();
         for text in &self.actions {
+            if text == "resign" || text == "draw" {
+                let _ = game.play_text(text);
+                continue;
+            }
             // Each text was legal when it was played from this same start.
-            if game.play_text(text).is_ok() && text != "resign" && text != "draw" {
+            if let Ok(a) = self.rules.parse_action(game.position(), text) {
+                game.play(a.clone());
+                played.push(a);
                 positions.push(game.position().clone());
             }
         }
         self.game = game;
         self.positions = positions;
+        self.played = played;
         Some(last)
     }
 
@@ -213,9 +227,11 @@ impl<R: Rules> Session for Live<'_, R> {
     }
 
     fn diagram(&self) -> Option<crate::diagram::Diagram> {
-        self.rules
-            .drawing()
-            .map(|d| d.diagram(self.game.position()))
+        let mut d = self.rules.drawing()?.diagram(self.game.position());
+        // The history gives what the position alone cannot: the arrows of
+        // pieces whose facing no rule reads (SS-A2).
+        d.set_arrows(&self.rules.display_arrows(&self.positions[0], &self.played));
+        Some(d)
     }
 
     fn opponent_choice(

@@ -205,17 +205,6 @@ fn result_view(r: GameResult, names: &[String; 2]) -> ResultView {
     ResultView { result: r, text }
 }
 
-/// The board view of the position `at` reaches, with `moves` to offer.
-fn board_view(
-    v: &dyn Variant,
-    at: &At,
-    moves: Vec<MoveView>,
-    flip: bool,
-) -> Result<BoardView, ApiError> {
-    let d = v.diagram(at)?;
-    Ok(view_of(v, v.reached(at)?.0, &d, moves, flip))
-}
-
 /// The board view of a diagram, whose position text is `position`.
 fn view_of(
     v: &dyn Variant,
@@ -258,18 +247,6 @@ fn view_of(
         svg,
         hands: [hands(Player::First), hands(Player::Second)],
         moves,
-    }
-}
-
-/// Puts display arrows, (cell, arrow) pairs, on the diagram's pieces on
-/// those cells.
-fn with_arrows(d: &mut Diagram, arrows: Vec<(String, Facing)>) {
-    let arrows: std::collections::BTreeMap<String, Facing> = arrows.into_iter().collect();
-    for p in &mut d.pieces {
-        if let Some(&f) = arrows.get(&p.cell) {
-            p.facing = Some(f);
-            p.arrow = true;
-        }
     }
 }
 
@@ -321,10 +298,10 @@ pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
                 .map_err(|e| ApiError::Render(format!("cannot place '{text}': {}", e.message)))
         })
         .collect::<Result<_, _>>()?;
-    // The game's history gives what a position alone cannot: the arrows
-    // of pieces whose facing no rule reads (SS-A2).
-    let mut d = v.diagram(&at)?;
-    with_arrows(&mut d, v.display_arrows(req.start.as_deref(), s.actions())?);
+    // The session's picture carries the display arrows its history gives.
+    let d = s.diagram().ok_or_else(|| VariantError::NoPicture {
+        variant: v.name().to_string(),
+    })?;
     let board = view_of(v, status.position.clone(), &d, moves, req.flip);
     let result = status.result.map(|r| result_view(r, &board.names));
     Ok(GameView {
@@ -589,12 +566,12 @@ pub fn edit(v: &dyn Variant, req: &EditRequest) -> Result<EditView, ApiError> {
     }
     match v.validate(&position) {
         Ok(canonical) => {
-            let at = At {
+            let d = v.diagram(&At {
                 position: Some(&canonical),
                 moves: &[],
-            };
+            })?;
             Ok(EditView {
-                board: board_view(v, &at, Vec::new(), req.flip)?,
+                board: view_of(v, canonical, &d, Vec::new(), req.flip),
                 valid: serde_json::Value::Bool(true),
             })
         }
