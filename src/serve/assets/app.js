@@ -82,6 +82,16 @@ function boxOf(svg, el) {
   return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }
 
+// A button with its text, class and click handler.
+function button(text, className, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  if (className) b.className = className;
+  b.textContent = text;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
 function svgEl(name, attrs) {
   const el = document.createElementNS("http://www.w3.org/2000/svg", name);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
@@ -195,15 +205,12 @@ function choose(moves) {
   const buttons = $("choice-buttons");
   buttons.innerHTML = "";
   for (const m of moves) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.dataset.action = m.text;
     const parts = [m.text];
     if (m.promote) parts.push("promotes");
     else if (moves.some((o) => o.promote)) parts.push("does not promote");
     if (m.facing) parts.push(`faces ${m.facing} ${facingArrow(m.facing)}`);
-    b.textContent = parts.join(" — ");
-    b.addEventListener("click", () => { box.hidden = true; play(m.text); });
+    const b = button(parts.join(" — "), "", () => { box.hidden = true; play(m.text); });
+    b.dataset.action = m.text;
     buttons.append(b);
   }
   box.hidden = false;
@@ -345,12 +352,17 @@ function naturalMover(index) {
 
 function analysisNode() { return state.analysis.nodes[state.analysis.at]; }
 
-function analysisSteps(index) {
-  const steps = [];
+// The nodes from the root (left out) to `index`, in order.
+function analysisPath(index) {
+  const path = [];
   for (let i = index; state.analysis.nodes[i].parent !== null; i = state.analysis.nodes[i].parent) {
-    steps.unshift(state.analysis.nodes[i].step);
+    path.unshift(i);
   }
-  return steps;
+  return path;
+}
+
+function analysisSteps(index) {
+  return analysisPath(index).map((i) => state.analysis.nodes[i].step);
 }
 
 async function analysisShow() {
@@ -389,14 +401,6 @@ async function analysisGo(index, keepMover) {
     state.selected = null;
     show();
   });
-}
-
-function analysisLine() {
-  const line = [];
-  for (let i = state.analysis.at; state.analysis.nodes[i].parent !== null; i = state.analysis.nodes[i].parent) {
-    line.unshift(i);
-  }
-  return line;
 }
 
 // ---- the editor -------------------------------------------------------------
@@ -478,19 +482,15 @@ function showHands(v) {
     const held = v.hands[i].filter((h) => h.count > 0);
     if (held.length === 0) box.append("nothing");
     for (const h of held) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "hand-piece";
-      b.dataset.drop = h.label;
-      b.dataset.side = side;
-      b.textContent = h.count > 1 ? `${h.label} ×${h.count}` : h.label;
-      const canDrop = v.moves.some((m) => m.drop === h.label && !m.from);
-      b.disabled = !canDrop || side !== (v.mover || v.to_move);
-      b.classList.toggle("selected", !!state.selected && state.selected.drop === h.label && b.dataset.side === (v.mover || v.to_move));
-      b.addEventListener("click", () => {
+      const b = button(h.count > 1 ? `${h.label} ×${h.count}` : h.label, "hand-piece", () => {
         state.selected = { drop: h.label };
         show();
       });
+      b.dataset.drop = h.label;
+      b.dataset.side = side;
+      const canDrop = v.moves.some((m) => m.drop === h.label && !m.from);
+      b.disabled = !canDrop || side !== (v.mover || v.to_move);
+      b.classList.toggle("selected", !!state.selected && state.selected.drop === h.label && b.dataset.side === (v.mover || v.to_move));
       box.append(b);
     }
   }
@@ -500,14 +500,9 @@ function showMoves(v) {
   const list = $("moves");
   list.innerHTML = "";
   if (state.mode === "analysis") {
-    for (const i of analysisLine()) {
+    for (const i of analysisPath(state.analysis.at)) {
       const li = document.createElement("li");
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "line-move";
-      b.textContent = stepText(state.analysis.nodes[i].step);
-      b.addEventListener("click", () => analysisGo(i));
-      li.append(b);
+      li.append(button(stepText(state.analysis.nodes[i].step), "line-move", () => analysisGo(i)));
       if (i === state.analysis.at) li.classList.add("current");
       list.append(li);
     }
@@ -533,12 +528,7 @@ function showVariations() {
   if (node.children.length > 1) {
     box.append("Variations: ");
     for (const i of node.children) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "variation";
-      b.textContent = stepText(state.analysis.nodes[i].step);
-      b.addEventListener("click", () => analysisGo(i));
-      box.append(b);
+      box.append(button(stepText(state.analysis.nodes[i].step), "variation", () => analysisGo(i)));
     }
   }
 }
@@ -550,14 +540,10 @@ function showEditor() {
   box.innerHTML = "";
   const entries = [{ token: "", text: "empty" }, ...ed.palette];
   for (const p of entries) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "palette-piece";
+    const b = button(p.text, "palette-piece", () => { ed.token = p.token; show(); });
     b.dataset.token = p.token;
-    b.textContent = p.text;
     b.title = p.title || "";
     b.classList.toggle("selected", ed.token === p.token);
-    b.addEventListener("click", () => { ed.token = p.token; show(); });
     box.append(b);
   }
   const verdict = $("editor-verdict");
@@ -573,13 +559,9 @@ function showEditorFields() {
   const box = $("editor-fields");
   box.innerHTML = "";
   const v = state.view;
-  const side = document.createElement("button");
-  side.type = "button";
+  const side = button(`Side to move: ${v.names[v.to_move === "first" ? 0 : 1]} (switch)`, "", () =>
+    guarded(() => editorShow(state.editor.position, { side: v.to_move === "first" ? "second" : "first" })));
   side.id = "editor-side";
-  side.textContent = `Side to move: ${v.names[v.to_move === "first" ? 0 : 1]} (switch)`;
-  side.addEventListener("click", () => guarded(() => editorShow(state.editor.position, {
-    side: v.to_move === "first" ? "second" : "first",
-  })));
   box.append(side);
   for (const [i, who] of ["first", "second"].entries()) {
     for (const h of v.hands[i]) {
