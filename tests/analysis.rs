@@ -19,13 +19,6 @@ use seams::chess::ChessRules;
 use seams::rules::{Player, Rules};
 use seams::variant::At;
 
-/// The piece label of a royal piece on this variant's pictures.
-fn royal_label(variant: &str) -> &'static str {
-    // Hexgi's royal piece is the general, written G (its gold-like kind
-    // does not exist there).
-    if variant == "tetra-hexgi" { "G" } else { "K" }
-}
-
 fn as_set<A: Ord + Clone>(v: &[A]) -> BTreeSet<A> {
     v.iter().cloned().collect()
 }
@@ -48,11 +41,10 @@ fn reach<R: Rules>(rules: &R, seed: &[u16]) -> R::Position {
 fn captures_royal<R: Rules>(rules: &R, seen: &R::Position, action: &R::Action) -> bool {
     let draw = rules.drawing().expect("every family is pictured");
     let mark = draw.action_mark(seen, action);
-    let royal = royal_label(rules.variant());
     draw.pieces(seen)
         .pieces
         .iter()
-        .any(|p| p.cell == mark.to && p.owner != rules.to_move(seen) && p.label == royal)
+        .any(|p| p.cell == mark.to && p.owner != rules.to_move(seen) && p.royal)
 }
 
 /// Every property of the module at one position; `pick` chooses the

@@ -32,8 +32,13 @@ fn board_cells(v: &dyn Variant) -> Vec<String> {
     }
 }
 
-fn royal(v: &dyn Variant) -> &'static str {
-    if v.name() == "tetra-hexgi" { "G" } else { "K" }
+/// The label of the royal pieces, as the start's picture marks them.
+fn royal(v: &dyn Variant) -> String {
+    diagram_pieces(v, &v.start_position())
+        .into_iter()
+        .find(|p| p.royal)
+        .map(|p| p.label)
+        .expect("every start has a royal piece")
 }
 
 fn plus_prefix(v: &dyn Variant) -> bool {
