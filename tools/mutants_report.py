@@ -7,9 +7,12 @@ Usage:
       record: one line per mutant, "outcome<TAB>mutant", outcome being
       caught, missed, timeout or unviable, headed by the shard and the
       commit the run was made at
-  tools/mutants_report.py table RECORD...
+  tools/mutants_report.py table [--listed TSV] RECORD...
       the per-file table and the list of missed mutants over the given
-      records, as Markdown
+      records, as Markdown. With --listed (conformance/mutants/
+      not-for-the-corpus.tsv), a survivor the file explains (reference-only
+      code, or an equivalent mutant) is counted in its own column and left
+      out of the corpus score; the score is caught / (caught + missed)
 
 The records are kept in the repository so a full run can be made over
 several sittings: each sitting adds the shards it ran. A record's line
@@ -20,6 +23,7 @@ Standard library only. Exit status 2 on bad input, with the reason.
 
 import collections
 import pathlib
+import re
 import sys
 
 OUTCOMES = ("caught", "missed", "timeout", "unviable")
@@ -63,25 +67,94 @@ def read_records(paths):
     return rows
 
 
-def table(paths):
-    rows = read_records(paths)
+def is_listed(mutant, listed):
+    """The kind (reference, equivalent, removed) the list gives a mutant,
+    or None.
+
+    The list names a function, or one mutant by its description, with its
+    `line:column: ` in front where the description alone is ambiguous (for
+    a single mutant in a function the engine path otherwise needs)."""
+    file, _, rest = mutant.partition(":")
+    description = rest.split(": ", 1)[-1]
+    return (
+        listed.get((file, function_of(mutant)))
+        or listed.get((file, description))
+        or listed.get((file, rest))
+    )
+
+
+def function_of(mutant):
+    """The function a mutant's name places it in, or None (a constant)."""
+    text = mutant.split(": ", 1)[-1]
+    if " in " in text:
+        return text.rsplit(" in ", 1)[1]
+    found = re.match(r"replace (.+?)( -> .*)? with ", text)
+    return found.group(1) if found else None
+
+
+KINDS = ("reference", "equivalent", "removed")
+
+
+def read_listed(name):
+    listed = {}
+    try:
+        text = pathlib.Path(name).read_text()
+    except OSError as err:
+        fail(f"cannot read {name}: {err.strerror}")
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 4 or not all(f.strip() for f in fields) or fields[2] not in KINDS:
+            fail(
+                f"{name}:{number}: expected 'file<TAB>function<TAB>reference|equivalent|removed<TAB>why', "
+                f"got {line!r}"
+            )
+        listed[(fields[0], fields[1])] = fields[2]
+    return listed
+
+
+def table(args):
+    listed = {}
+    if args and args[0] == "--listed":
+        if len(args) < 3:
+            fail("usage: table [--listed TSV] RECORD...")
+        listed = read_listed(args[1])
+        args = args[2:]
+    rows = read_records(args)
     per_file = collections.defaultdict(collections.Counter)
+    explained = []
     for outcome, mutant in rows:
-        per_file[mutant.split(":", 1)[0]][outcome] += 1
+        file = mutant.split(":", 1)[0]
+        # Only a survivor needs a reason; a listed mutant the corpus
+        # catches anyway counts as caught.
+        kind = is_listed(mutant, listed) if outcome == "missed" else None
+        if kind:
+            explained.append((kind, mutant))
+            outcome = kind
+        per_file[file][outcome] += 1
     total = collections.Counter()
-    print("| file | caught | missed | timeout | unviable | score |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| file | caught | timeout | missed | unviable | reference only | equivalent "
+        "| removed | corpus score |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for file in sorted(per_file):
         counts = per_file[file]
         total.update(counts)
         print(f"| `{file}` | {row(counts)} |")
     print(f"| **all** | {row(total)} |")
     print()
-    print("Missed:")
+    print("Missed, with no reason listed:")
     print()
     for outcome, mutant in sorted(rows, key=lambda r: r[1]):
-        if outcome == "missed":
+        if outcome == "missed" and not is_listed(mutant, listed):
             print(f"- `{mutant}`")
+    print()
+    print("Missed, with a reason listed:")
+    print()
+    for kind, mutant in sorted(explained, key=lambda r: r[1]):
+        print(f"- {kind}: `{mutant}`")
 
 
 def row(counts):
@@ -90,8 +163,9 @@ def row(counts):
     viable = caught + counts["missed"]
     score = f"{100 * caught / viable:.1f} %" if viable else "—"
     return (
-        f"{counts['caught']} | {counts['missed']} | {counts['timeout']} "
-        f"| {counts['unviable']} | {score}"
+        f"{counts['caught']} | {counts['timeout']} | {counts['missed']} "
+        f"| {counts['unviable']} | {counts['reference']} | {counts['equivalent']} "
+        f"| {counts['removed']} | {score}"
     )
 
 
@@ -101,7 +175,7 @@ def main(argv):
     elif len(argv) >= 2 and argv[0] == "table":
         table(argv[1:])
     else:
-        fail("usage: record OUT_DIR SHARD COMMIT | table RECORD...")
+        fail("usage: record OUT_DIR SHARD COMMIT | table [--listed TSV] RECORD...")
 
 
 if __name__ == "__main__":

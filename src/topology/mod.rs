@@ -523,37 +523,3 @@ impl Board {
         file::build(&spec).expect("a plain rectangle always validates")
     }
 }
-
-/// A board-independent view used by code that only needs cells and steps,
-/// so that boards which are not square complexes can stand behind it.
-pub trait Topology {
-    fn name(&self) -> &str;
-    fn cell_count(&self) -> usize;
-    fn cell_name(&self, c: CellId) -> &str;
-    fn parse_cell(&self, text: &str) -> Result<CellId, CoordError>;
-    /// Names of the unit directions the step function accepts.
-    fn direction_names(&self) -> Vec<&'static str>;
-    /// One unit step in the named direction, `None` where it does not exist.
-    fn step_named(&self, c: CellId, direction: usize) -> Option<Step>;
-}
-
-impl Topology for Board {
-    fn name(&self) -> &str {
-        Board::name(self)
-    }
-    fn cell_count(&self) -> usize {
-        Board::cell_count(self)
-    }
-    fn cell_name(&self, c: CellId) -> &str {
-        Board::cell_name(self, c)
-    }
-    fn parse_cell(&self, text: &str) -> Result<CellId, CoordError> {
-        Board::parse_cell(self, text)
-    }
-    fn direction_names(&self) -> Vec<&'static str> {
-        Dir::CARDINALS.iter().map(|d| d.name()).collect()
-    }
-    fn step_named(&self, c: CellId, direction: usize) -> Option<Step> {
-        self.step(c, *Dir::CARDINALS.get(direction)?)
-    }
-}
