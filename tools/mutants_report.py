@@ -7,12 +7,13 @@ Usage:
       record: one line per mutant, "outcome<TAB>mutant", outcome being
       caught, missed, timeout or unviable, headed by the shard and the
       commit the run was made at
-  tools/mutants_report.py table [--listed TSV] RECORD...
+  tools/mutants_report.py table [--survivors TSV] RECORD...
       the per-file table and the list of missed mutants over the given
-      records, as Markdown. With --listed (conformance/mutants/
-      not-for-the-corpus.tsv), a survivor the file explains (reference-only
-      code, or an equivalent mutant) is counted in its own column and left
-      out of the corpus score; the score is caught / (caught + missed)
+      records, as Markdown. With --survivors (conformance/mutants/
+      survivors.tsv), a survivor a later case kills counts as caught, and
+      one the file explains otherwise (reference-only code, an equivalent
+      mutant, removed code) is counted in its own column and left out of
+      the corpus score; the score is caught / (caught + missed)
 
 The records are kept in the repository so a full run can be made over
 several sittings: each sitting adds the shards it ran. A record's line
@@ -68,8 +69,8 @@ def read_records(paths):
 
 
 def is_listed(mutant, listed):
-    """The kind (reference, equivalent, removed) the list gives a mutant,
-    or None.
+    """The kind (killed, reference, equivalent, removed) the list gives a
+    mutant, or None.
 
     The list names a function, or one mutant by its description, with its
     `line:column: ` in front where the description alone is ambiguous (for
@@ -92,7 +93,7 @@ def function_of(mutant):
     return found.group(1) if found else None
 
 
-KINDS = ("reference", "equivalent", "removed")
+KINDS = ("killed", "reference", "equivalent", "removed")
 
 
 def read_listed(name):
@@ -107,7 +108,7 @@ def read_listed(name):
         fields = line.split("\t")
         if len(fields) != 4 or not all(f.strip() for f in fields) or fields[2] not in KINDS:
             fail(
-                f"{name}:{number}: expected 'file<TAB>function<TAB>reference|equivalent|removed<TAB>why', "
+                f"{name}:{number}: expected 'file<TAB>function<TAB>killed|reference|equivalent|removed<TAB>why', "
                 f"got {line!r}"
             )
         listed[(fields[0], fields[1])] = fields[2]
@@ -116,9 +117,9 @@ def read_listed(name):
 
 def table(args):
     listed = {}
-    if args and args[0] == "--listed":
+    if args and args[0] == "--survivors":
         if len(args) < 3:
-            fail("usage: table [--listed TSV] RECORD...")
+            fail("usage: table [--survivors TSV] RECORD...")
         listed = read_listed(args[1])
         args = args[2:]
     rows = read_records(args)
@@ -135,10 +136,10 @@ def table(args):
         per_file[file][outcome] += 1
     total = collections.Counter()
     print(
-        "| file | caught | timeout | missed | unviable | reference only | equivalent "
-        "| removed | corpus score |"
+        "| file | caught | timeout | killed since | missed | unviable | reference only "
+        "| equivalent | removed | corpus score |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for file in sorted(per_file):
         counts = per_file[file]
         total.update(counts)
@@ -158,12 +159,14 @@ def table(args):
 
 
 def row(counts):
-    # A timeout is a caught mutant: an engine that hangs fails its run.
-    caught = counts["caught"] + counts["timeout"]
+    # A timeout is a caught mutant: an engine that hangs fails its run. A
+    # survivor a later case kills counts as caught; reference-only,
+    # equivalent and removed survivors are outside the corpus's reach.
+    caught = counts["caught"] + counts["timeout"] + counts["killed"]
     viable = caught + counts["missed"]
     score = f"{100 * caught / viable:.1f} %" if viable else "—"
     return (
-        f"{counts['caught']} | {counts['timeout']} | {counts['missed']} "
+        f"{counts['caught']} | {counts['timeout']} | {counts['killed']} | {counts['missed']} "
         f"| {counts['unviable']} | {counts['reference']} | {counts['equivalent']} "
         f"| {counts['removed']} | {score}"
     )
@@ -175,7 +178,7 @@ def main(argv):
     elif len(argv) >= 2 and argv[0] == "table":
         table(argv[1:])
     else:
-        fail("usage: record OUT_DIR SHARD COMMIT | table [--listed TSV] RECORD...")
+        fail("usage: record OUT_DIR SHARD COMMIT | table [--survivors TSV] RECORD...")
 
 
 if __name__ == "__main__":
