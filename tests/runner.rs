@@ -950,3 +950,30 @@ fn every_expected_position_is_canonical() {
     }
     assert!(checked > 50, "only {checked} expected positions");
 }
+
+/// A `play` case whose expected position the reference does not write back
+/// as it is fails with that said, even when the engine's text means the
+/// same position: the judge checks its own reading and writing first.
+#[test]
+fn an_expected_position_not_in_canonical_form_is_reported() {
+    let text = r#"{"cases": [{
+      "id": "kyoto/test/hand-written-as-dash#8b805780",
+      "title": "t", "clauses": ["KY-1.1"], "capabilities": ["play"],
+      "provenance": {"kind": "derived", "reasoning": "a1-a2 turns the tokin into a lance"},
+      "check": {"kind": "play", "variant": "kyoto", "position": "p+nks+l/5/5/5/+LSK+NP[-] w 0 1",
+                "moves": ["a1-a2"], "expect": {"position": "p+nks+l/5/5/L4/1SK+NP[-] b - - 1 1"}}
+    }]}"#;
+    let corpus = seams::conformance::Corpus::from_files(vec![("t.json".into(), text.into())])
+        .expect("the case loads");
+    let (_, case) = &corpus.cases[0];
+    match seams::conformance::run(case, seams::spec::Library::builtin()) {
+        seams::conformance::Outcome::Fail { detail, actual, .. } => {
+            assert!(
+                detail.contains("does not write the case's expected position back"),
+                "{detail}"
+            );
+            assert!(actual.contains("[]"), "{actual}");
+        }
+        other => panic!("expected a failure, got {other:?}"),
+    }
+}

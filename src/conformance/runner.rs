@@ -471,6 +471,22 @@ fn judge_play(
         in_check: expect.in_check,
         result: expect.result,
     };
+    // A reference whose writing is wrong in a way its reading undoes (a
+    // side letter written swapped is read back swapped) would turn a wrong
+    // engine text into the expected one. The expected text, canonical,
+    // must come back from the reference unchanged.
+    if let (Some(want_text), Some(_)) = (&want.position, norm) {
+        let again = normal(want_text);
+        if again != *want_text {
+            return Ok(compare(
+                want_text,
+                &again,
+                "the reference does not write the case's expected position back as it is: \
+                 its own reading or writing of positions is broken"
+                    .into(),
+            ));
+        }
+    }
     let actual = PlayExpect {
         position: expect.position.as_ref().map(|_| normal(&r.position)),
         in_check: expect.in_check.map(|_| r.in_check),
