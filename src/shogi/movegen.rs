@@ -342,14 +342,6 @@ impl ShogiRules {
             .any(|a| self.is_legal_with(&mut scratch, pos, a))
     }
 
-    /// Whether one action is legal here.
-    pub fn is_legal(&self, pos: &Position, a: &Action) -> bool {
-        self.pseudo(pos).binary_search(a).is_ok() && {
-            let mut scratch = pos.board.clone();
-            self.is_legal_with(&mut scratch, pos, a)
-        }
-    }
-
     /// Why a pseudo-legal action is not legal: `Some(true)` king safety,
     /// `Some(false)` pawn-drop mate, `None` when it is legal.
     pub fn legality_failure(&self, pos: &Position, a: &Action) -> Option<bool> {
