@@ -77,11 +77,21 @@ def is_listed(mutant, listed):
     a single mutant in a function the engine path otherwise needs)."""
     file, _, rest = mutant.partition(":")
     description = rest.split(": ", 1)[-1]
-    return (
+    found = (
         listed.get((file, function_of(mutant)))
         or listed.get((file, description))
         or listed.get((file, rest))
     )
+    return found[0] if found else None
+
+
+def reason(mutant, listed):
+    file, _, rest = mutant.partition(":")
+    description = rest.split(": ", 1)[-1]
+    for what in (function_of(mutant), description, rest):
+        if (file, what) in listed:
+            return listed[(file, what)][1]
+    return ""
 
 
 def function_of(mutant):
@@ -111,7 +121,7 @@ def read_listed(name):
                 f"{name}:{number}: expected 'file<TAB>function<TAB>killed|reference|equivalent|removed<TAB>why', "
                 f"got {line!r}"
             )
-        listed[(fields[0], fields[1])] = fields[2]
+        listed[(fields[0], fields[1])] = (fields[2], fields[3])
     return listed
 
 
@@ -155,7 +165,7 @@ def table(args):
     print("Missed, with a reason listed:")
     print()
     for kind, mutant in sorted(explained, key=lambda r: r[1]):
-        print(f"- {kind}: `{mutant}`")
+        print(f"- {kind}: `{mutant}` — {reason(mutant, listed)}")
 
 
 def row(counts):
