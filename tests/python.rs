@@ -1,5 +1,6 @@
-//! Tests that run Python: the example engine in tools/ and the case-id
-//! recipe written in Python in conformance/README.md.
+//! Tests that run Python: the example engine in tools/, the case-id
+//! recipe written in Python in conformance/README.md, and
+//! tools/mutants_report.py over the mutation records.
 //!
 //! This file has its own harness (libtest-mimic, `harness = false`) so that
 //! a machine without `python3` reports these trials as *ignored* in the
@@ -22,7 +23,7 @@ fn main() {
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    let tests: [Check; 2] = [
+    let tests: [Check; 4] = [
         (
             "the_example_python_engine_passes_geometry",
             the_example_python_engine_passes_geometry,
@@ -30,6 +31,14 @@ fn main() {
         (
             "ids_are_reproducible_from_the_documented_recipe",
             ids_are_reproducible_from_the_documented_recipe,
+        ),
+        (
+            "the_mutation_records_fold_into_a_table_and_killers_exist",
+            the_mutation_records_fold_into_a_table_and_killers_exist,
+        ),
+        (
+            "the_mutation_report_refuses_bad_input_with_exit_2",
+            the_mutation_report_refuses_bad_input_with_exit_2,
         ),
     ];
     let trials = tests
@@ -98,5 +107,99 @@ fn ids_are_reproducible_from_the_documented_recipe() -> Result<(), Failed> {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    Ok(())
+}
+
+/// Runs tools/mutants_report.py: exit code and both streams together.
+fn mutants_report(args: &[&str]) -> (i32, String) {
+    let out = Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tools/mutants_report.py"
+        ))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// The committed records and survivors file fold into MUTANTS.md's table,
+/// and every survivor said to be killed names a case the corpus holds.
+fn the_mutation_records_fold_into_a_table_and_killers_exist() -> Result<(), Failed> {
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/conformance/mutants"));
+    let mut records: Vec<String> = std::fs::read_dir(dir)
+        .expect("conformance/mutants")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
+        .filter(|p| p.file_name().is_some_and(|n| n != "survivors.tsv"))
+        .map(|p| p.display().to_string())
+        .collect();
+    records.sort();
+    if records.is_empty() {
+        return Err("no shard records in conformance/mutants".into());
+    }
+    let mut args = vec!["table", "--survivors", "conformance/mutants/survivors.tsv"];
+    args.extend(records.iter().map(String::as_str));
+    let (code, text) = mutants_report(&args);
+    if code != 0 || !text.contains("| **all** |") {
+        return Err(format!("exit {code}: {text}").into());
+    }
+    let corpus = seams::conformance::Corpus::builtin().expect("the corpus loads");
+    let slugs: std::collections::BTreeSet<&str> =
+        corpus.cases.iter().map(|(_, c)| c.slug()).collect();
+    let survivors = std::fs::read_to_string(dir.join("survivors.tsv")).expect("survivors.tsv");
+    for line in survivors.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        if fields.get(2) == Some(&"killed") {
+            let case = fields[3].split_whitespace().next().unwrap_or("");
+            if !slugs.contains(case) {
+                return Err(format!("survivors.tsv names no case of the corpus: {line}").into());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Bad input: a usage error, a run that is not there, a malformed list.
+fn the_mutation_report_refuses_bad_input_with_exit_2() -> Result<(), Failed> {
+    let tmp = std::env::temp_dir().join(format!("seams-mutants-report-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let bad = tmp.join("bad.tsv");
+    std::fs::write(&bad, "src/rules.rs\tPlayer::other\tmaybe\twhy\n").expect("write");
+    let record = tmp.join("record.tsv");
+    std::fs::write(&record, "caught\tsrc/rules.rs:1:1: replace x with y in f\n").expect("write");
+    let bad_record = tmp.join("bad-record.tsv");
+    std::fs::write(&bad_record, "survived src/rules.rs:1:1\n").expect("write");
+    let missing = tmp.join("no-such-run");
+    let cases: [(Vec<&str>, &str); 4] = [
+        (vec![], "usage: record OUT_DIR SHARD COMMIT"),
+        (
+            vec!["record", missing.to_str().expect("utf-8"), "0/8", "abc"],
+            "is not a directory",
+        ),
+        (
+            vec![
+                "table",
+                "--survivors",
+                bad.to_str().expect("utf-8"),
+                record.to_str().expect("utf-8"),
+            ],
+            "bad.tsv:1: expected 'file<TAB>function<TAB>killed|reference|equivalent|removed<TAB>why'",
+        ),
+        (
+            vec!["table", bad_record.to_str().expect("utf-8")],
+            "bad-record.tsv:1: expected 'outcome<TAB>mutant'",
+        ),
+    ];
+    for (args, fragment) in cases {
+        let (code, text) = mutants_report(&args);
+        if code != 2 || !text.contains(fragment) {
+            return Err(format!("{args:?}: exit {code}: {text}").into());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
     Ok(())
 }

@@ -38,4 +38,10 @@ fn usage_errors_exit_2_and_say_what() {
     check(&["--shard", "3/0"], 2, "got '3/0'");
     check(&["--shard"], 2, "--shard needs K/N");
     check(&["--re"], 2, "--re needs a regular expression");
+    check(
+        &["--jobs", "0"],
+        2,
+        "--jobs takes a positive number; got '0'",
+    );
+    check(&["--jobs"], 2, "--jobs needs a number");
 }
