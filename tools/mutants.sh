@@ -30,10 +30,10 @@
 # and the geometry mutants are the reference's own test engines.
 # Each mutant costs one incremental build of the crate and its corpus test
 # in the `mutants` profile (Cargo.toml: this crate at opt-level 1, no debug
-# info) and one corpus run: about 8 seconds on 2 cores. Only the corpus
-# test is built (`--test corpus` goes to every cargo command), and the
-# copy of the tree starts from this checkout's target/ so deps are not
-# built again. A full run is some hours, hence the shards.
+# info) and one corpus run: about 10 seconds on 2 cores with --jobs 2,
+# after a first build of about 4 minutes. Only the corpus test is built
+# (`--test corpus` goes to every cargo command). A full run is about 7
+# hours, hence the shards.
 # Needs cargo-mutants (`cargo install --locked cargo-mutants`).
 #
 # Exit status: cargo-mutants' own (0 all caught, 2 some missed, 3 some
@@ -100,5 +100,5 @@ mkdir -p "$out"
 # The corpus is the only test, and the only target built: `--test=corpus`
 # goes to the build as well as to the test run, where arguments after `--`
 # would reach only the test run and every test binary would be built.
-exec cargo mutants "${args[@]}" --output "$out" --profile mutants --copy-target true \
+exec cargo mutants "${args[@]}" --output "$out" --profile mutants \
     --jobs "$jobs" --cargo-arg=--test=corpus
