@@ -134,18 +134,6 @@ pub fn for_each_on_ray(
     }
 }
 
-/// A ray's landings in order, for callers that prefer a list.
-pub fn ray(
-    geo: &Geometry,
-    from: CellId,
-    dir: Dir,
-    occupied: &dyn Fn(CellId) -> bool,
-) -> Vec<Landing> {
-    let mut out = Vec::new();
-    for_each_on_ray(geo, from, dir, occupied, |l| out.push(l));
-    out
-}
-
 /// The same ray, written literally from the rule text with a visited set of
 /// directed states. Used only to check [`for_each_on_ray`].
 pub fn ray_literal(
