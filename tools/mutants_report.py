@@ -43,7 +43,7 @@ def record(out_dir, shard, commit):
     for outcome in OUTCOMES:
         path = results / f"{outcome}.txt"
         if not path.is_file():
-            fail(f"{path} is missing: is the run finished?")
+            fail(f"{path} is missing: is {out_dir} the --out of a cargo-mutants run?")
         for mutant in path.read_text().splitlines():
             if mutant.strip():
                 lines.append(f"{outcome}\t{mutant}")
@@ -68,30 +68,24 @@ def read_records(paths):
     return rows
 
 
-def is_listed(mutant, listed):
-    """The kind (killed, reference, equivalent, removed) the list gives a
-    mutant, or None.
+def lookup(mutant, listed):
+    """The (kind, why) the survivors list gives a mutant, or None.
 
-    The list names a function, or one mutant by its description, with its
-    `line:column: ` in front where the description alone is ambiguous (for
-    a single mutant in a function the engine path otherwise needs)."""
-    file, _, rest = mutant.partition(":")
-    description = rest.split(": ", 1)[-1]
-    found = (
-        listed.get((file, function_of(mutant)))
-        or listed.get((file, description))
-        or listed.get((file, rest))
-    )
-    return found[0] if found else None
-
-
-def reason(mutant, listed):
+    The list names a function (every mutant in it), or one mutant by its
+    description, with its `line:column: ` in front where the description
+    alone is ambiguous."""
     file, _, rest = mutant.partition(":")
     description = rest.split(": ", 1)[-1]
     for what in (function_of(mutant), description, rest):
         if (file, what) in listed:
-            return listed[(file, what)][1]
-    return ""
+            return listed[(file, what)]
+    return None
+
+
+def is_listed(mutant, listed):
+    """The kind (killed, reference, equivalent, removed), or None."""
+    found = lookup(mutant, listed)
+    return found[0] if found else None
 
 
 def function_of(mutant):
@@ -165,7 +159,7 @@ def table(args):
     print("Missed, with a reason listed:")
     print()
     for kind, mutant in sorted(explained, key=lambda r: r[1]):
-        print(f"- {kind}: `{mutant}` — {reason(mutant, listed)}")
+        print(f"- {kind}: `{mutant}` — {lookup(mutant, listed)[1]}")
 
 
 def row(counts):
