@@ -68,7 +68,26 @@ fn a_written_record_keeps_rights_repetitions_and_result_and_verifies() {
     assert!(reps[1..].iter().all(|r| r["count"] == 2), "{record}");
     let (code, verdict) = verify(&dir.join("chess-mobius.json"));
     assert_eq!((code, &verdict["verdict"]), (0, &Value::from("accepted")));
+    // Eight board actions replayed (decisions would not count).
+    assert_eq!(verdict["plies"], 8, "{verdict}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--json` gives the number of board actions played; a resignation is a
+/// decision, not a ply.
+#[test]
+fn the_json_state_counts_board_actions_only() {
+    let r = seams(&[
+        "play",
+        "shogi-flat",
+        "--moves",
+        "c3-c4,g7-g6,resign",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).expect("JSON state");
+    assert_eq!(v["plies"], 2, "{v}");
+    assert_eq!(v["result"]["reason"], "resignation", "{v}");
 }
 
 #[test]
