@@ -220,6 +220,13 @@ fn shogi_lance_pin_and_mutual_attack() {
     assert_eq!(shields[0].king.cell, "e1");
     assert_eq!(shields[0].shield.cell, "e2");
     assert_eq!(shields[0].slider.cell, "e3");
+    // Pieces are named as the position text writes them.
+    let pieces = (
+        shields[0].king.piece.as_str(),
+        shields[0].shield.piece.as_str(),
+        shields[0].slider.piece.as_str(),
+    );
+    assert_eq!(pieces, ("K", "G", "l"));
     let attacked: Vec<(String, Vec<String>)> = r
         .attacked
         .unwrap()
