@@ -165,8 +165,7 @@ fn the_mutation_records_fold_into_a_table_and_killers_exist() -> Result<(), Fail
 
 /// Bad input: a usage error, a run that is not there, a malformed list.
 fn the_mutation_report_refuses_bad_input_with_exit_2() -> Result<(), Failed> {
-    let tmp = std::env::temp_dir().join(format!("seams-mutants-report-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let tmp = common::scratch_dir("mutants-report");
     let bad = tmp.join("bad.tsv");
     std::fs::write(&bad, "src/rules.rs\tPlayer::other\tmaybe\twhy\n").expect("write");
     let record = tmp.join("record.tsv");

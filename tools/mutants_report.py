@@ -82,12 +82,6 @@ def lookup(mutant, listed):
     return None
 
 
-def is_listed(mutant, listed):
-    """The kind (killed, reference, equivalent, removed), or None."""
-    found = lookup(mutant, listed)
-    return found[0] if found else None
-
-
 def function_of(mutant):
     """The function a mutant's name places it in, or None (a constant)."""
     text = mutant.split(": ", 1)[-1]
@@ -128,15 +122,19 @@ def table(args):
         args = args[2:]
     rows = read_records(args)
     per_file = collections.defaultdict(collections.Counter)
+    unexplained = []
     explained = []
     for outcome, mutant in rows:
         file = mutant.split(":", 1)[0]
         # Only a survivor needs a reason; a listed mutant the corpus
         # catches anyway counts as caught.
-        kind = is_listed(mutant, listed) if outcome == "missed" else None
-        if kind:
-            explained.append((kind, mutant))
-            outcome = kind
+        if outcome == "missed":
+            found = lookup(mutant, listed)
+            if found:
+                explained.append((mutant, *found))
+                outcome = found[0]
+            else:
+                unexplained.append(mutant)
         per_file[file][outcome] += 1
     total = collections.Counter()
     print(
@@ -152,14 +150,13 @@ def table(args):
     print()
     print("Missed, with no reason listed:")
     print()
-    for outcome, mutant in sorted(rows, key=lambda r: r[1]):
-        if outcome == "missed" and not is_listed(mutant, listed):
-            print(f"- `{mutant}`")
+    for mutant in sorted(unexplained):
+        print(f"- `{mutant}`")
     print()
     print("Missed, with a reason listed:")
     print()
-    for kind, mutant in sorted(explained, key=lambda r: r[1]):
-        print(f"- {kind}: `{mutant}` — {lookup(mutant, listed)[1]}")
+    for mutant, kind, why in sorted(explained):
+        print(f"- {kind}: `{mutant}` — {why}")
 
 
 def row(counts):
