@@ -127,7 +127,8 @@ fn mutants_report(args: &[&str]) -> (i32, String) {
 }
 
 /// The committed records and survivors file fold into MUTANTS.md's table,
-/// and every survivor said to be killed names a case the corpus holds.
+/// every entry of the survivors file explains a recorded survivor, and
+/// every survivor said to be killed names a case the corpus holds.
 fn the_mutation_records_fold_into_a_table_and_killers_exist() -> Result<(), Failed> {
     let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/conformance/mutants"));
     let mut records: Vec<String> = std::fs::read_dir(dir)
@@ -146,6 +147,13 @@ fn the_mutation_records_fold_into_a_table_and_killers_exist() -> Result<(), Fail
     let (code, text) = mutants_report(&args);
     if code != 0 || !text.contains("| **all** |") {
         return Err(format!("exit {code}: {text}").into());
+    }
+    // survivors.tsv explains recorded survivors only: no guesses, nothing stale.
+    let (_, unused) = text
+        .split_once("Listed, explaining no survivor:")
+        .ok_or("the report names unused entries")?;
+    if unused.lines().any(|l| l.starts_with("- ")) {
+        return Err(format!("survivors.tsv entries that explain no survivor:{unused}").into());
     }
     let corpus = seams::conformance::Corpus::builtin().expect("the corpus loads");
     let slugs: std::collections::BTreeSet<&str> =

@@ -13,7 +13,8 @@ Usage:
       survivors.tsv), a survivor a later case kills counts as caught, and
       one the file explains otherwise (reference-only code, an equivalent
       mutant, removed code) is counted in its own column and left out of
-      the corpus score; the score is caught / (caught + missed)
+      the corpus score; the score is caught / (caught + missed). Entries of
+      the file that explain no recorded survivor are listed last
 
 The records are kept in the repository so a full run can be made over
 several sittings: each sitting adds the shards it ran. A record's line
@@ -74,12 +75,19 @@ def lookup(mutant, listed):
     The list names a function (every mutant in it), or one mutant by its
     description, with its `line:column: ` in front where the description
     alone is ambiguous."""
+    for key in keys(mutant):
+        if key in listed:
+            return listed[key]
+    return None
+
+
+def keys(mutant):
+    """The (file, what) keys a survivors list may name a mutant by, in the
+    order they are tried: its function, its description, both with its
+    position."""
     file, _, rest = mutant.partition(":")
     description = rest.split(": ", 1)[-1]
-    for what in (function_of(mutant), description, rest):
-        if (file, what) in listed:
-            return listed[(file, what)]
-    return None
+    return [(file, what) for what in (function_of(mutant), description, rest)]
 
 
 def function_of(mutant):
@@ -157,6 +165,14 @@ def table(args):
     print()
     for mutant, kind, why in sorted(explained):
         print(f"- {kind}: `{mutant}` — {why}")
+    # The list says what became of recorded survivors, nothing more: an
+    # entry that explains none is a guess or is stale.
+    used = {what for mutant, _, _ in explained for what in keys(mutant) if what in listed}
+    print()
+    print("Listed, explaining no survivor:")
+    print()
+    for file, what in sorted(set(listed) - used):
+        print(f"- `{file}`: `{what}`")
 
 
 def row(counts):
