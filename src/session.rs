@@ -181,24 +181,17 @@ impl<R: Rules> Session for Live<'_, R> {
 
     fn undo(&mut self) -> Option<String> {
         let last = self.actions.pop()?;
+        // A decision (resign, draw) ends the game, so only the last action
+        // can be one: every action left is a board action in `played`.
+        if last != "resign" && last != "draw" {
+            self.played.pop();
+            self.positions.pop();
+        }
         let mut game = Game::new(self.rules, self.positions[0].clone());
-        let mut positions = vec![self.positions[0].clone()];
-        let mut played = Vec::new();
-        for text in &self.actions {
-            if text == "resign" || text == "draw" {
-                let _ = game.play_text(text);
-                continue;
-            }
-            // Each text was legal when it was played from this same start.
-            if let Ok(a) = self.rules.parse_action(game.position(), text) {
-                game.play(a.clone());
-                played.push(a);
-                positions.push(game.position().clone());
-            }
+        for a in &self.played {
+            game.play(a.clone());
         }
         self.game = game;
-        self.positions = positions;
-        self.played = played;
         Some(last)
     }
 

@@ -226,6 +226,22 @@ fn two_players_move_list_take_back_and_resign() {
 }
 
 #[test]
+fn a_resignation_is_taken_back_like_a_move() {
+    check_session(
+        &["chess-flat"],
+        "d2-d4\nresign\nundo\ne7-e5\nundo\nundo\ne2-e4\n",
+        &[
+            "played resign",
+            "took back resign",
+            "played e7-e5",
+            "took back e7-e5",
+            "took back d2-d4",
+            "played e2-e4",
+        ],
+    );
+}
+
+#[test]
 fn two_players_agree_a_draw() {
     check_session(
         &["shogi-klein"],
