@@ -117,10 +117,6 @@ impl TetraRules {
     pub fn tables(&self) -> &movegen::Tables {
         &self.t
     }
-    /// Whether `by` attacks `cell` in `pos`.
-    pub fn attacks(&self, pos: &Position, cell: crate::topology::CellId, by: Player) -> bool {
-        self.t.attacked(pos, cell, by)
-    }
 }
 
 impl TetraRules {
