@@ -137,11 +137,6 @@ impl Geometry {
         self.knight[c.index()][w.index()]
     }
 
-    /// Every (cell, diagonal) the two-order rule forbids, in cell order.
-    pub fn forbidden_diagonals(&self) -> &[(CellId, Dir)] {
-        &self.forbidden
-    }
-
     /// The orbit of repeated northward steps through `start`: the board's
     /// "file" in the sense pawns and lances move along it. Returns the cells in
     /// order and whether the orbit closes into a cycle.
