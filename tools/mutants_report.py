@@ -70,15 +70,12 @@ def read_records(paths):
 
 
 def lookup(mutant, listed):
-    """The (kind, why) the survivors list gives a mutant, or None.
+    """The key of the survivors list's entry for a mutant, or None.
 
     The list names a function (every mutant in it), or one mutant by its
     description, with its `line:column: ` in front where the description
-    alone is ambiguous."""
-    for key in keys(mutant):
-        if key in listed:
-            return listed[key]
-    return None
+    alone is ambiguous. The first key listed wins."""
+    return next((key for key in keys(mutant) if key in listed), None)
 
 
 def keys(mutant):
@@ -132,15 +129,17 @@ def table(args):
     per_file = collections.defaultdict(collections.Counter)
     unexplained = []
     explained = []
+    used = set()
     for outcome, mutant in rows:
         file = mutant.split(":", 1)[0]
         # Only a survivor needs a reason; a listed mutant the corpus
         # catches anyway counts as caught.
         if outcome == "missed":
-            found = lookup(mutant, listed)
-            if found:
-                explained.append((mutant, *found))
-                outcome = found[0]
+            key = lookup(mutant, listed)
+            if key:
+                used.add(key)
+                explained.append((mutant, *listed[key]))
+                outcome = listed[key][0]
             else:
                 unexplained.append(mutant)
         per_file[file][outcome] += 1
@@ -166,8 +165,8 @@ def table(args):
     for mutant, kind, why in sorted(explained):
         print(f"- {kind}: `{mutant}` — {why}")
     # The list says what became of recorded survivors, nothing more: an
-    # entry that explains none is a guess or is stale.
-    used = {what for mutant, _, _ in explained for what in keys(mutant) if what in listed}
+    # entry that explains none is a guess, is stale, or is shadowed by an
+    # earlier key of the same survivor.
     print()
     print("Listed, explaining no survivor:")
     print()
