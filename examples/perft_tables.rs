@@ -17,8 +17,9 @@
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-use seams::conformance::differential::rng::Rng;
-use seams::variant::{At, Variant, divide_parallel, registry};
+use seams::conformance::fuzz::rng::Rng;
+use seams::registry;
+use seams::variant::{At, Variant, divide_parallel};
 use seams::walk::Walk;
 
 /// Random positions per variant.
@@ -174,7 +175,7 @@ fn main() {
     let began = Instant::now();
     let mut start_rows = Vec::new();
     let mut random_rows = Vec::new();
-    for v in registry() {
+    for v in registry::variants() {
         let v: &dyn Variant = v.as_ref();
         if only.as_ref().is_some_and(|o| !o.contains(&v.name())) {
             continue;

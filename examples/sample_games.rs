@@ -11,8 +11,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use seams::record::{Record, RecordStart};
 use seams::rules::{EndReason, Game, Rules};
-use seams::variant::{Record, RecordStart};
 
 /// A small deterministic generator (xorshift64*), so records are stable.
 struct Rng(u64);

@@ -9,95 +9,11 @@
 //! from the board alone, so that every family with square cells is judged
 //! by one definition.
 
-use std::collections::{HashSet, VecDeque};
-use std::hash::Hash;
-
 use serde::Serialize;
 
 use crate::rules::Player;
 use crate::topology::mesh::{OddCycle, odd_cycle};
 use crate::topology::{Board, CellId};
-
-/// What a family reports about one variant's data.
-#[derive(Clone, Debug)]
-pub struct Facts {
-    /// The square-cell board the variant is played on; `None` for boards
-    /// without a square-cell colouring (the tetrahedron).
-    pub board: Option<String>,
-    /// Every bishop of the initial position (unpromoted), by owner.
-    pub bishops: Vec<(Player, CellId)>,
-    pub pawns: PawnFacts,
-    pub drops: DropFacts,
-}
-
-/// Forward paths of the initial pawns.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum PawnFacts {
-    /// The family has no promotion target for pawns; `reason` cites the rule.
-    NotApplicable { reason: String },
-    /// One entry per initial pawn.
-    Paths { pawns: Vec<PawnPath> },
-}
-
-/// One initial pawn and the fewest of its own non-capturing moves that
-/// bring it to a promotion target on the otherwise empty board.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct PawnPath {
-    pub owner: Player,
-    pub cell: String,
-    /// `None`: no sequence of its moves reaches a promotion target.
-    pub moves: Option<usize>,
-}
-
-/// Drops onto cells the dropped piece could never leave.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum DropFacts {
-    /// The family has no drops.
-    NoDrops,
-    /// Every (player, piece, cell) a drop restriction allows where the
-    /// piece, with its dropped facing, has no move on the empty board.
-    /// `rule` cites the family's drop restriction.
-    Checked {
-        rule: String,
-        immobile: Vec<ImmobileDrop>,
-    },
-}
-
-#[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
-pub struct ImmobileDrop {
-    pub owner: Player,
-    /// The piece (or face) dropped, in the family's letters.
-    pub piece: String,
-    pub cell: String,
-}
-
-/// The fewest steps from `start` to a state that `done` accepts, where
-/// `next` lists the states one move away. Breadth-first over the finite
-/// state space, so it terminates on every board (cycles included).
-pub fn fewest_moves<S: Copy + Eq + Hash>(
-    start: S,
-    mut next: impl FnMut(S, &mut Vec<S>),
-    done: impl Fn(S) -> bool,
-) -> Option<usize> {
-    let mut seen = HashSet::from([start]);
-    let mut queue = VecDeque::from([(start, 0usize)]);
-    let mut out = Vec::new();
-    while let Some((s, d)) = queue.pop_front() {
-        out.clear();
-        next(s, &mut out);
-        for &t in &out {
-            if done(t) {
-                return Some(d + 1);
-            }
-            if seen.insert(t) {
-                queue.push_back((t, d + 1));
-            }
-        }
-    }
-    None
-}
 
 /// The colour classes of a board (GEO-I2), as `seams spec check` shows them.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]

@@ -247,27 +247,27 @@ pub struct DesignRow {
     /// Each player's initial bishops by colour class (GEO-I2).
     pub bishops: crate::design::BishopColours,
     /// Each initial pawn's forward path to a promotion target.
-    pub pawns: crate::design::PawnFacts,
+    pub pawns: crate::rules::design_facts::PawnFacts,
     /// Drops onto cells where the piece could never move.
-    pub drops: crate::design::DropFacts,
+    pub drops: crate::rules::design_facts::DropFacts,
 }
 
 impl DesignRow {
     /// The initial pawns with no path to a promotion target.
-    pub fn stuck_pawns(&self) -> Vec<&crate::design::PawnPath> {
+    pub fn stuck_pawns(&self) -> Vec<&crate::rules::design_facts::PawnPath> {
         match &self.pawns {
-            crate::design::PawnFacts::Paths { pawns } => {
+            crate::rules::design_facts::PawnFacts::Paths { pawns } => {
                 pawns.iter().filter(|p| p.moves.is_none()).collect()
             }
-            crate::design::PawnFacts::NotApplicable { .. } => Vec::new(),
+            crate::rules::design_facts::PawnFacts::NotApplicable { .. } => Vec::new(),
         }
     }
 
     /// The drops onto cells where the piece could never move.
-    pub fn immobile_drops(&self) -> &[crate::design::ImmobileDrop] {
+    pub fn immobile_drops(&self) -> &[crate::rules::design_facts::ImmobileDrop] {
         match &self.drops {
-            crate::design::DropFacts::Checked { immobile, .. } => immobile,
-            crate::design::DropFacts::NoDrops => &[],
+            crate::rules::design_facts::DropFacts::Checked { immobile, .. } => immobile,
+            crate::rules::design_facts::DropFacts::NoDrops => &[],
         }
     }
 }
@@ -381,7 +381,7 @@ pub fn board_rows(lib: &Library) -> Result<Vec<BoardRow>, DraftError> {
             orientable: inv.orientable,
             cone_points: inv.cone_points,
             surface: inv.surface,
-            bishop_reach: geo.move_facts().bishop_reach,
+            bishop_reach: crate::movement::move_facts(geo).bishop_reach,
         });
     }
     Ok(out)
@@ -567,7 +567,7 @@ pub fn check_with(
 pub fn gate(spec: Option<&Path>, corpus: &Corpus) -> Result<CorpusRun, DraftError> {
     match spec {
         None => {
-            let variants: Vec<&dyn Variant> = crate::variant::registry()
+            let variants: Vec<&dyn Variant> = crate::registry::variants()
                 .iter()
                 .map(|v| v.as_ref())
                 .collect();
@@ -834,7 +834,7 @@ pub fn accept(
 
     // Write: data, changelogs, corpus (each atomically), then rehash ids.
     for (p, text) in writes.iter().chain(corpus_writes.iter()) {
-        crate::conformance::write_atomically(p, text).map_err(|e| DraftError::Io {
+        crate::files::write_atomically(p, text).map_err(|e| DraftError::Io {
             path: p.display().to_string(),
             message: e.to_string(),
         })?;
@@ -1005,7 +1005,7 @@ pub fn write_into(draft_dir: &Path, into: &Path) -> Result<Released, DraftError>
         if let Some(parent) = p.parent() {
             std::fs::create_dir_all(parent).map_err(|e| io(parent, e.to_string()))?;
         }
-        crate::conformance::write_atomically(p, text).map_err(|e| io(p, e.to_string()))?;
+        crate::files::write_atomically(p, text).map_err(|e| io(p, e.to_string()))?;
         out.written.push(p.display().to_string());
     }
     for p in &removes {

@@ -103,6 +103,20 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, FileError> {
     })
 }
 
+/// Writes a file by writing a temporary file beside it and renaming it
+/// over the target, so readers never see half a file.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,10 +18,6 @@ mod mutant;
 
 pub use mutant::Mutation;
 
-use std::collections::BTreeMap;
-
-use serde::Serialize;
-
 use crate::topology::mesh::UnionFind;
 use crate::topology::{Board, CellId, Dir, Step, Transport};
 
@@ -122,6 +118,11 @@ impl Geometry {
 
     pub fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// Every diagonal the two-order rule forbids (GEO-3.1), in cell order.
+    pub fn forbidden_diagonals(&self) -> &[(CellId, Dir)] {
+        &self.forbidden
     }
 
     /// One unit step (cardinal, or diagonal allowed by the two-order rule).
@@ -238,79 +239,5 @@ pub fn diagonal(board: &Board, c: CellId, d: Dir) -> Diagonal {
             horizontal_first,
             vertical_first,
         },
-    }
-}
-
-/// Facts about moves on the empty board, printed beside the mesh invariants.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct MoveFacts {
-    /// Every diagonal the two-order rule forbids, as `cell NE`.
-    pub forbidden_diagonals: Vec<String>,
-    /// Component sizes of diagonal moves on the empty board, largest first.
-    pub diagonal_components: Vec<usize>,
-    /// Number of bishop destinations → number of departure cells with it.
-    pub bishop_reach: BTreeMap<usize, usize>,
-    /// Cells per north orbit ("file"), with whether it closes and which
-    /// file letters and charts it visits.
-    pub file_orbits: Vec<FileOrbit>,
-}
-
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct FileOrbit {
-    pub first: String,
-    pub cells: usize,
-    pub closed: bool,
-    pub files: String,
-    pub charts: Vec<String>,
-}
-
-impl Geometry {
-    pub fn move_facts(&self) -> MoveFacts {
-        let b = &self.board;
-        let mut bishop_reach = BTreeMap::new();
-        for c in b.cells() {
-            let n = crate::movement::Pattern::Diagonal
-                .reach(self, c, &|_| false)
-                .iter()
-                .map(|l| l.cell)
-                .collect::<std::collections::BTreeSet<_>>()
-                .len();
-            *bishop_reach.entry(n).or_insert(0) += 1;
-        }
-        let file_orbits = self
-            .file_orbits()
-            .into_iter()
-            .map(|(cells, closed)| {
-                let mut files: Vec<char> = cells
-                    .iter()
-                    .map(|&c| Board::file_letter(b.square(c).x))
-                    .collect();
-                files.sort_unstable();
-                files.dedup();
-                let mut charts: Vec<String> = cells
-                    .iter()
-                    .map(|&c| b.chart_names()[b.square(c).chart as usize].clone())
-                    .collect();
-                charts.sort();
-                charts.dedup();
-                FileOrbit {
-                    first: b.cell_name(cells[0]).to_string(),
-                    cells: cells.len(),
-                    closed,
-                    files: files.into_iter().collect(),
-                    charts,
-                }
-            })
-            .collect();
-        MoveFacts {
-            forbidden_diagonals: self
-                .forbidden
-                .iter()
-                .map(|&(c, d)| format!("{} {}", b.cell_name(c), d))
-                .collect(),
-            diagonal_components: self.diagonal_components(),
-            bishop_reach,
-            file_orbits,
-        }
     }
 }

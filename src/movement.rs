@@ -5,11 +5,13 @@
 //! owners, captures or legality: a ray reports the first occupied cell it meets
 //! as its last landing, and the rule code decides whether that is a capture.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::geometry::{Geometry, KnightWord};
+use crate::topology::Board;
 use crate::topology::{CellId, Dir, Transport};
 
 /// Which way "forward" points for a piece: toward increasing ranks (`Up`,
@@ -247,5 +249,79 @@ impl Pattern {
         out.sort();
         out.dedup();
         out
+    }
+}
+
+/// Facts about moves on the empty board, printed beside the mesh invariants.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MoveFacts {
+    /// Every diagonal the two-order rule forbids, as `cell NE`.
+    pub forbidden_diagonals: Vec<String>,
+    /// Component sizes of diagonal moves on the empty board, largest first.
+    pub diagonal_components: Vec<usize>,
+    /// Number of bishop destinations → number of departure cells with it.
+    pub bishop_reach: BTreeMap<usize, usize>,
+    /// Cells per north orbit ("file"), with whether it closes and which
+    /// file letters and charts it visits.
+    pub file_orbits: Vec<FileOrbit>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct FileOrbit {
+    pub first: String,
+    pub cells: usize,
+    pub closed: bool,
+    pub files: String,
+    pub charts: Vec<String>,
+}
+
+/// The facts about moves on the empty board of `geo` (`seams geometry`
+/// prints them; the corpus asks for each).
+pub fn move_facts(geo: &Geometry) -> MoveFacts {
+    let b = geo.board();
+    let mut bishop_reach = BTreeMap::new();
+    for c in b.cells() {
+        let n = Pattern::Diagonal
+            .reach(geo, c, &|_| false)
+            .iter()
+            .map(|l| l.cell)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        *bishop_reach.entry(n).or_insert(0) += 1;
+    }
+    let file_orbits = geo
+        .file_orbits()
+        .into_iter()
+        .map(|(cells, closed)| {
+            let mut files: Vec<char> = cells
+                .iter()
+                .map(|&c| Board::file_letter(b.square(c).x))
+                .collect();
+            files.sort_unstable();
+            files.dedup();
+            let mut charts: Vec<String> = cells
+                .iter()
+                .map(|&c| b.chart_names()[b.square(c).chart as usize].clone())
+                .collect();
+            charts.sort();
+            charts.dedup();
+            FileOrbit {
+                first: b.cell_name(cells[0]).to_string(),
+                cells: cells.len(),
+                closed,
+                files: files.into_iter().collect(),
+                charts,
+            }
+        })
+        .collect();
+    MoveFacts {
+        forbidden_diagonals: geo
+            .forbidden_diagonals()
+            .iter()
+            .map(|&(c, d)| format!("{} {}", b.cell_name(c), d))
+            .collect(),
+        diagonal_components: geo.diagonal_components(),
+        bishop_reach,
+        file_orbits,
     }
 }

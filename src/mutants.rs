@@ -64,7 +64,7 @@ pub fn all() -> Vec<Mutant> {
 fn replacing(family: &str, make: impl Fn() -> Vec<Box<dyn Variant>>) -> Vec<Box<dyn Variant>> {
     let mut out = make();
     let lib = crate::spec::Library::builtin();
-    for v in crate::variant::build_all(lib).expect("the embedded data is valid") {
+    for v in crate::registry::build_all(lib).expect("the embedded data is valid") {
         if !v.name().starts_with(family) {
             out.push(v);
         }

@@ -14,12 +14,12 @@
 //!
 //! What an editor needs from each family besides the shape — the cells in
 //! the order the placement writes them, the pieces that may be placed, how
-//! the hands are written — comes through [`crate::diagram::Draw`]; the
+//! the hands are written — comes through [`crate::rules::drawing::Draw`]; the
 //! editing itself is written once here and in `variant.rs`.
 
-use crate::movement::Facing;
 use crate::quote;
 use crate::rules::Player;
+use crate::rules::drawing::{HandPlace, HandShape};
 
 /// The longest run of empty cells read: a run is never longer than a
 /// board's rank, and the bound keeps a corrupt text from asking for a huge
@@ -244,60 +244,6 @@ fn token_at(chars: &[char], mut i: usize, plus_prefix: bool) -> Option<(String, 
     Some((token, i))
 }
 
-/// One piece an editor may place, as the position text writes it and as a
-/// picture of the position shows it ([`crate::diagram::PieceMark`]).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct PaletteEntry {
-    /// The piece exactly as the position text writes it on a cell.
-    pub token: String,
-    pub owner: Player,
-    /// The kind as the picture labels it (upper case, no promotion mark).
-    pub label: String,
-    pub promoted: bool,
-    /// The facing, where this board's seams can reverse it (as the
-    /// picture shows it); `None` elsewhere, where it is the owner's.
-    pub facing: Option<Facing>,
-    /// A two-faced token's hidden face (Kyoto), as a letter.
-    pub other_face: Option<String>,
-    /// A chess pawn's double-step flag when the token states it (`+`
-    /// set, `-` clear); `None` for the text's default on the cell it is
-    /// put on, and for every other piece.
-    pub double_step: Option<bool>,
-}
-
-/// How a family writes its hands, for editing them as text.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct HandShape {
-    pub place: HandPlace,
-    /// What a hand may hold, in the order the text writes it.
-    pub entries: Vec<HandEntry>,
-    /// Whether a count is written before a letter (`2P`); otherwise the
-    /// letter is repeated (`PP`).
-    pub counted: bool,
-    /// The text of two empty hands (`-`, or nothing).
-    pub empty: String,
-}
-
-/// Where the hands stand in a position text.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum HandPlace {
-    /// In brackets right after the placement (Kyoto).
-    Bracket,
-    /// The field with this index among those after the placement.
-    Field(usize),
-}
-
-/// One kind a hand may hold.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct HandEntry {
-    /// The upper-case letter the position text writes (the first player's;
-    /// the second player's is its lower case).
-    pub letter: char,
-    /// The label a picture of the hand gives it
-    /// ([`crate::diagram::HandMark`]).
-    pub label: String,
-}
-
 /// The most pieces of one kind an edit puts in a hand: the hand parsers
 /// read counts up to 255.
 pub const MAX_HAND_COUNT: u32 = 255;
@@ -457,35 +403,10 @@ pub fn set_hand(
     Ok(())
 }
 
-/// The placement's cells of a board of charts, in the order every chart
-/// family writes them: charts in the board's order, each chart's ranks from
-/// the highest down, each rank from file `a`.
-pub fn chart_text_cells(board: &crate::topology::Board) -> Vec<String> {
-    let mut out = Vec::with_capacity(board.cell_count());
-    for chart in 0..board.chart_count() as u8 {
-        for y in (0..board.height()).rev() {
-            for x in 0..board.width() {
-                let c = board.cell(crate::topology::Square { chart, x, y });
-                out.push(board.cell_name(c).to_string());
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_start_reads_and_writes_back() {
-        for v in crate::variant::registry() {
-            let start = v.start_position();
-            let layout = Layout::parse(&start).unwrap_or_else(|| panic!("{start}"));
-            assert_eq!(layout.write(), start, "{}", v.name());
-            assert!(!layout.occupied().is_empty());
-        }
-    }
+    use crate::rules::drawing::HandEntry;
 
     #[test]
     fn tokens_keep_their_marks() {

@@ -7,8 +7,8 @@
 //! [`excerpt`] cuts one quoted value; [`bounded`] cuts a message assembled
 //! elsewhere (a TOML or JSON parser's, a family parser's) in its middle,
 //! where a long quote sits, keeping the start (what is wrong) and the end
-//! (what was expected). `seams::fuzz` checks every parser's errors
-//! against [`crate::fuzz::MAX_MESSAGE_CHARS`].
+//! (what was expected). `seams::fuzz_targets` checks every parser's errors
+//! against [`crate::fuzz_targets::MAX_MESSAGE_CHARS`].
 
 use std::borrow::Cow;
 

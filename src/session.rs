@@ -18,8 +18,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::record::{RECORD_FORMAT, Record, RecordStart, Repetition};
 use crate::rules::{ActionError, Game, GameResult, IllegalReason, Player, Rules};
-use crate::variant::{RECORD_FORMAT, Record, RecordStart, Repetition};
 
 /// Where a game stands.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -53,7 +53,7 @@ pub trait Session {
     fn record(&self) -> Record;
     /// The current position as a picture, when the family has one, with
     /// the display arrows the game's history gives.
-    fn diagram(&self) -> Option<crate::diagram::Diagram>;
+    fn diagram(&self) -> Option<crate::rules::drawing::Diagram>;
     /// The practice opponent's choice for the side to move, as canonical
     /// text; `None` when the game is over or there is no legal action.
     fn opponent_choice(
@@ -219,7 +219,7 @@ impl<R: Rules> Session for Live<'_, R> {
         }
     }
 
-    fn diagram(&self) -> Option<crate::diagram::Diagram> {
+    fn diagram(&self) -> Option<crate::rules::drawing::Diagram> {
         let mut d = self.rules.drawing()?.diagram(self.game.position());
         // The history gives what the position alone cannot: the arrows of
         // pieces whose facing no rule reads (SS-A2).

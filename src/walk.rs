@@ -9,14 +9,14 @@
 //! A [`Walk`] keeps one family's typed position and game history behind a
 //! text interface, so that a ply costs a move generation rather than a
 //! re-parse per question, and describes each legal action by [`Facts`]
-//! read from the family's picture ([`crate::diagram`]). Costly facts
+//! read from the family's picture ([`crate::rules::drawing`]). Costly facts
 //! (check, en passant) are computed only for the actions asked about.
 //! [`crate::variant::Variant::walk`] starts one for any family.
 
 use std::cell::OnceCell;
 
-use crate::diagram::{ActionMark, PieceMark, Pieces};
 use crate::movement::Facing;
+use crate::rules::drawing::{ActionMark, PieceMark, Pieces};
 use crate::rules::{ActionError, Game, GameResult, Player, Rules};
 
 /// What an action's text says about it: every legal action has these,
@@ -555,26 +555,5 @@ mod tests {
         assert!(!text_facts("c3.2-c4.2").promotion);
         assert!(text_facts("P*e5").drop && cells("P*e5") == (None, "e5"));
         assert!(text_facts("O-O-east").castling && !text_facts("O-O-east").promotion);
-    }
-
-    #[test]
-    fn the_walk_follows_the_game() {
-        let v = crate::variant::find("chess-flat").unwrap();
-        let mut w = v.walk(None).unwrap();
-        assert_eq!(w.actions().len(), 20);
-        w.play_text("e2-e4").unwrap();
-        w.play_text("f7-f5").unwrap();
-        w.play_text("d1-h5").unwrap();
-        assert!(w.in_check());
-        assert_eq!(w.plies(), 3);
-        assert!(w.refusal("g7-g6").is_none());
-        let refused = w.refusal("e8-f7").expect("the queen on h5 sees f7");
-        assert_eq!(refused.code, crate::rules::IllegalReason::KingInCheck);
-        let capture = w.actions().iter().position(|a| a == "g7-g6").unwrap();
-        assert!(!w.board(capture).capture);
-        w.play(capture);
-        let takes = w.actions().iter().position(|a| a == "h5-g6").unwrap();
-        assert!(w.board(takes).capture);
-        assert!(w.gives_check(takes));
     }
 }

@@ -242,7 +242,7 @@ fn a_checked_king_is_never_captured_by_the_other_army() {
         ("kyoto", "k4/5/5/5/+p3K[] w - - 0 1"),
     ];
     for (variant, position) in cases {
-        let v = seams::variant::find(variant).expect("variant");
+        let v = seams::registry::find(variant).expect("variant");
         for safety in [true, false] {
             let listed = analysis_texts(v, position, Player::Second, safety);
             // The rook itself moves: the texts are the positions meant.

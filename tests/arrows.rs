@@ -6,9 +6,10 @@
 
 use seams::geometry::Geometry;
 use seams::movement::{Facing, Pattern};
+use seams::registry::find;
 use seams::rules::Rules;
 use seams::shogi::{Action, Kind, Position, ShogiRules, builtin_variant};
-use seams::variant::{VariantError, find};
+use seams::variant::VariantError;
 
 fn texts(actions: &[&str]) -> Vec<String> {
     actions.iter().map(|s| s.to_string()).collect()
@@ -222,7 +223,7 @@ fn has_arrow(kind: Kind) -> bool {
 /// preferred so that they meet the seams often; every position with it.
 fn random_game(r: &ShogiRules, seed: u64, plies: usize) -> (Vec<Position>, Vec<Action>) {
     // The generator `seams fuzz` plays with, so a seed fixes the game.
-    let mut rng = seams::conformance::differential::rng::Rng::new(seed);
+    let mut rng = seams::conformance::fuzz::rng::Rng::new(seed);
     let mut positions = vec![r.start()];
     let mut actions = Vec::new();
     for _ in 0..plies {
@@ -267,7 +268,7 @@ mod properties {
             let variants = seams::shogi::builtin_variants();
             let r = &variants[v];
             let (positions, actions) = random_game(r, seed, 80);
-            let fixed = !seams::diagram::reverses_facing(r.geometry().board());
+            let fixed = !seams::rules::drawing::reverses_facing(r.geometry().board());
             for (n, p) in positions.iter().enumerate() {
                 let got = r.game_arrows(&r.start(), &actions[..n]);
                 let cells: Vec<_> = got.iter().map(|&(c, _)| c).collect();
@@ -338,7 +339,7 @@ fn random_games_turn_arrows_exactly_on_reversing_boards() {
                     .count()
             })
             .sum();
-        let reversing = seams::diagram::reverses_facing(r.geometry().board());
+        let reversing = seams::rules::drawing::reverses_facing(r.geometry().board());
         assert_eq!(turned > 0, reversing, "{}: {turned} turned", r.variant());
     }
 }

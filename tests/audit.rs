@@ -7,9 +7,16 @@ mod common;
 
 use common::{check_input_error, seams};
 
-use seams::audit::{AuditError, CheckLine, Report, ShieldKind, audit_variant};
+use seams::audit::{CheckLine, Report};
 use seams::rules::Player;
+use seams::rules::audit_facts::ShieldKind;
 use seams::variant::{At, VariantError};
+use seams::variant::{AuditError, audit_of};
+
+/// Audits a shipped variant by name, as `seams audit --variant` does.
+fn audit_variant(name: &str, at: &At, plies: u32) -> Result<Report, AuditError> {
+    audit_of(seams::registry::find(name)?, at, plies)
+}
 
 fn audit(variant: &str, position: Option<&str>, moves: &[&str], plies: u32) -> Report {
     let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();

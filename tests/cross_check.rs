@@ -9,8 +9,9 @@ mod common;
 
 use common::other_engines::{cozy_perft, haitaka_perft, sfen};
 use seams::conformance::{Check, Corpus, Provenance};
+use seams::registry::find;
 use seams::rules::Player;
-use seams::variant::{At, find};
+use seams::variant::At;
 
 /// The position a case's place names, as this engine writes it, and
 /// whether the first player moves.

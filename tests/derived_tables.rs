@@ -2,12 +2,13 @@
 //! depth 2 and whether each start position is exactly exchange-symmetric.
 //! A reviewer sees any change as an insta diff (`cargo insta review`).
 
-use seams::variant::{At, registry};
+use seams::registry;
+use seams::variant::At;
 
 #[test]
 fn perft_and_start_symmetry_per_variant() {
     let mut table = serde_json::Map::new();
-    for v in registry() {
+    for v in registry::variants() {
         let at = At::default();
         let perft: Vec<u64> = (1..=2)
             .map(|d| v.perft(&at, d).expect("the start position is valid"))

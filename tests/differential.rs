@@ -1,4 +1,4 @@
-//! `seams fuzz`'s library half (`conformance::differential`) with engines
+//! `seams fuzz`'s library half (`conformance::fuzz`) with engines
 //! in process: the reference against itself, determinism, shrinking a
 //! difference injected at ply 37, keys judged by grouping, documented
 //! differences, errors and unsupported questions, made-up starts shrunk
@@ -7,9 +7,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use seams::conformance::case::Check;
-use seams::conformance::differential::{self, Options, Progress, Question, Run, StartKind, Stop};
 use seams::conformance::engine::{AskError, Embedded, Engine};
 use seams::conformance::expectations::KnownDifference;
+use seams::conformance::fuzz::{self, Options, Progress, Question, Run, StartKind, Stop};
 use seams::conformance::protocol::{Command, Hello};
 use seams::conformance::reference::Reference;
 use seams::conformance::runner::OutcomeKind;
@@ -17,7 +17,7 @@ use seams::variant::{At, Variant};
 use serde_json::{Value, json};
 
 fn variants() -> Vec<&'static dyn Variant> {
-    seams::variant::registry()
+    seams::registry::variants()
         .iter()
         .map(|v| v.as_ref())
         .collect()
@@ -40,8 +40,8 @@ fn options(games: u32, plies: u32, seed: u64) -> Options<'static> {
 fn fuzz(engine: &mut dyn Engine, wanted: &[&str], opts: &Options) -> Run {
     let wanted: Vec<String> = wanted.iter().map(|s| s.to_string()).collect();
     let all = variants();
-    let plan = differential::plan(engine.hello(), &all, &wanted, opts).expect("a plan");
-    differential::run(engine, &plan, opts, &mut |_| {})
+    let plan = fuzz::plan(engine.hello(), &all, &wanted, opts).expect("a plan");
+    fuzz::run(engine, &plan, opts, &mut |_| {})
 }
 
 /// The reference in process, its replies changed by `edit` (which sees
@@ -165,7 +165,7 @@ fn game_positions(variant: &str, seed: u64) -> Vec<Option<String>> {
 
 #[test]
 fn a_difference_injected_at_ply_37_shrinks_to_a_few_actions() {
-    let v = seams::variant::find("chess-flat").unwrap();
+    let v = seams::registry::find("chess-flat").unwrap();
     let legal = |p: &Option<String>| {
         v.legal_actions(&At {
             position: p.as_deref(),
@@ -360,8 +360,8 @@ fn a_run_stops_when_asked_and_at_its_deadline() {
     opts.stop = Some(&stop);
     let mut engine = Embedded::new(Reference::builtin());
     let all = variants();
-    let plan = differential::plan(engine.hello(), &all, &["kyoto".into()], &opts).unwrap();
-    let run = differential::run(&mut engine, &plan, &opts, &mut |p: &Progress| {
+    let plan = fuzz::plan(engine.hello(), &all, &["kyoto".into()], &opts).unwrap();
+    let run = fuzz::run(&mut engine, &plan, &opts, &mut |p: &Progress| {
         if p.games_done == 3 {
             stop.store(true, Ordering::Relaxed);
         }
@@ -386,7 +386,7 @@ fn plans_refuse_what_cannot_be_played() {
     let all = variants();
     let plan = |wanted: &[&str], opts: &Options| {
         let wanted: Vec<String> = wanted.iter().map(|s| s.to_string()).collect();
-        differential::plan(engine.hello(), &all, &wanted, opts).map(|p| p.variants.len())
+        fuzz::plan(engine.hello(), &all, &wanted, opts).map(|p| p.variants.len())
     };
     assert_eq!(plan(&[], &options(1, 1, 1)).unwrap(), all.len());
     let e = plan(&["chess-klien"], &options(1, 1, 1))
@@ -394,11 +394,11 @@ fn plans_refuse_what_cannot_be_played() {
         .to_string();
     assert!(e.contains("chess-klein"), "{e}");
     assert!(plan(&[], &options(0, 1, 1)).is_err());
-    assert!(plan(&[], &options(1, differential::MAX_PLIES + 1, 1)).is_err());
+    assert!(plan(&[], &options(1, fuzz::MAX_PLIES + 1, 1)).is_err());
     // A hello without any of the questions.
     let mut bare = engine.hello().clone();
     bare.commands.retain(|c| c == "hello" || c == "geometry");
-    let e = differential::plan(&bare, &all, &[], &options(1, 1, 1))
+    let e = fuzz::plan(&bare, &all, &[], &options(1, 1, 1))
         .err()
         .expect("no question");
     assert!(e.to_string().contains("declares none"), "{e}");
@@ -406,7 +406,7 @@ fn plans_refuse_what_cannot_be_played() {
     let mut older = engine.hello().clone();
     older.variants.retain(|v| v.name.starts_with("kyoto"));
     older.variants[0].rules = "0.9".into();
-    let p = differential::plan(&older, &all, &[], &options(1, 1, 1)).unwrap();
+    let p = fuzz::plan(&older, &all, &[], &options(1, 1, 1)).unwrap();
     assert_eq!(p.variants.len(), 1);
     assert_eq!(p.skipped.len(), 1);
     assert!(p.skipped[0].reason.contains("0.9"));
@@ -457,4 +457,27 @@ fn a_run_stopped_while_shrinking_reports_what_it_has() {
     assert_eq!(f.actions.len(), f.found_after, "not shrunk");
     assert_eq!(f.shrink_tests, 0);
     assert_eq!(f.case_reproduces, None, "not asked after the stop");
+}
+
+/// The walk random play goes through (`Variant::walk`) follows the game
+/// its texts play and describes each action.
+#[test]
+fn the_walk_follows_the_game() {
+    let v = seams::registry::find("chess-flat").unwrap();
+    let mut w = v.walk(None).unwrap();
+    assert_eq!(w.actions().len(), 20);
+    w.play_text("e2-e4").unwrap();
+    w.play_text("f7-f5").unwrap();
+    w.play_text("d1-h5").unwrap();
+    assert!(w.in_check());
+    assert_eq!(w.plies(), 3);
+    assert!(w.refusal("g7-g6").is_none());
+    let refused = w.refusal("e8-f7").expect("the queen on h5 sees f7");
+    assert_eq!(refused.code, seams::rules::IllegalReason::KingInCheck);
+    let capture = w.actions().iter().position(|a| a == "g7-g6").unwrap();
+    assert!(!w.board(capture).capture);
+    w.play(capture);
+    let takes = w.actions().iter().position(|a| a == "h5-g6").unwrap();
+    assert!(w.board(takes).capture);
+    assert!(w.gives_check(takes));
 }

@@ -4,14 +4,16 @@
 
 use std::collections::BTreeSet;
 
-use seams::diagram::PieceMark;
 use seams::placement::{EditError, Layout};
+use seams::registry;
+use seams::rules::MAX_POSITION_TEXT_BYTES;
 use seams::rules::Player;
+use seams::rules::drawing::PieceMark;
 use seams::topology::file::AnyBoard;
-use seams::variant::{At, MAX_POSITION_TEXT_BYTES, Variant, VariantError, registry};
+use seams::variant::{At, Variant, VariantError};
 
 fn variants() -> Vec<&'static dyn Variant> {
-    registry().iter().map(|v| v.as_ref()).collect()
+    registry::variants().iter().map(|v| v.as_ref()).collect()
 }
 
 fn at(text: &str) -> At<'_> {
@@ -371,5 +373,15 @@ fn validate_is_the_reference_reading() {
             "{}",
             v.name()
         );
+    }
+}
+
+#[test]
+fn every_start_reads_and_writes_back() {
+    for v in registry::variants() {
+        let start = v.start_position();
+        let layout = Layout::parse(&start).unwrap_or_else(|| panic!("{start}"));
+        assert_eq!(layout.write(), start, "{}", v.name());
+        assert!(!layout.occupied().is_empty());
     }
 }

@@ -101,7 +101,7 @@ fn figure_marks(case: serde_json::Value, expected: &str, actual: &str) -> Vec<(S
     use seams::conformance::html::{Figure, figure};
     use seams::conformance::{Case, Outcome};
     let case: Case = serde_json::from_value(case).expect("a case");
-    let variants: Vec<&dyn seams::variant::Variant> = seams::variant::registry()
+    let variants: Vec<&dyn seams::variant::Variant> = seams::registry::variants()
         .iter()
         .map(|v| v.as_ref())
         .collect();
@@ -238,7 +238,7 @@ fn an_engine_position_that_does_not_parse_is_named_instead_of_drawn() {
                   "expect": {"position": "p+nks+l/5/5/2K2/+LS1+NP[] b - - 1 1", "result": null}}
     }))
     .expect("a case");
-    let variants: Vec<&dyn seams::variant::Variant> = seams::variant::registry()
+    let variants: Vec<&dyn seams::variant::Variant> = seams::registry::variants()
         .iter()
         .map(|v| v.as_ref())
         .collect();

@@ -17,7 +17,7 @@ struct Wrapped {
 
 impl Wrapped {
     fn new(drop_first_action: bool) -> Wrapped {
-        let variants = seams::variant::registry()
+        let variants = seams::registry::variants()
             .iter()
             .map(|v| v.as_ref())
             .collect();

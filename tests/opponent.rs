@@ -12,8 +12,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use seams::opponent::{Budget, MATE, MAX_LEVEL, OpponentError, Settings, choose};
+use seams::registry;
+use seams::registry::find;
 use seams::rules::{EndReason, Player, Rules};
-use seams::variant::{At, VariantError, find, registry};
+use seams::variant::{At, VariantError};
 
 fn nodes(level: u8, n: u64, seed: u64) -> Settings {
     Settings::new(level, Budget::Nodes(n), seed).expect("a level up to MAX_LEVEL")
@@ -84,7 +86,10 @@ fn every_registered_variant_is_played() {
     played.extend(names(seams::chess::builtin_variants()));
     played.extend(names(seams::tetra::builtin_variants()));
     played.extend(names(seams::kyoto::builtin_variants()));
-    let mut registered: Vec<String> = registry().iter().map(|v| v.name().to_string()).collect();
+    let mut registered: Vec<String> = registry::variants()
+        .iter()
+        .map(|v| v.name().to_string())
+        .collect();
     played.sort();
     registered.sort();
     assert_eq!(played, registered);
@@ -96,7 +101,7 @@ fn every_registered_variant_is_played() {
 #[test]
 fn text_choices_are_legal_in_every_variant() {
     let stop = AtomicBool::new(false);
-    for v in registry() {
+    for v in registry::variants() {
         let at = At::default();
         let choice = v
             .opponent_choice(&at, &nodes(MAX_LEVEL, 200, 5), &stop)

@@ -4,11 +4,12 @@
 mod common;
 
 use common::seams;
-use seams::variant::{At, divide_parallel, registry};
+use seams::registry;
+use seams::variant::{At, divide_parallel};
 
 #[test]
 fn every_variant_counts_the_same_with_one_two_and_three_threads() {
-    for v in registry() {
+    for v in registry::variants() {
         let at = At::default();
         let one = divide_parallel(v.as_ref(), &at, 3, 1).unwrap();
         assert_eq!(one, v.divide(&at, 3).unwrap(), "{}", v.name());
@@ -22,7 +23,7 @@ fn every_variant_counts_the_same_with_one_two_and_three_threads() {
 #[test]
 fn moves_played_first_are_kept_under_every_root_action() {
     let moves = ["e2-e4".to_string(), "e8-e6".to_string()];
-    let v = seams::variant::find("chess-mobius").unwrap();
+    let v = seams::registry::find("chess-mobius").unwrap();
     let at = At {
         position: None,
         moves: &moves,

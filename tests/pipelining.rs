@@ -7,12 +7,11 @@
 use std::time::Duration;
 
 use seams::conformance::case::Place;
-use seams::conformance::engine::{
-    AskError, Embedded, Engine, MAX_AHEAD_BYTES, PIPELINING, Posted, Process,
-};
+use seams::conformance::engine::ErrorKind;
+use seams::conformance::engine::{AskError, Embedded, Engine, MAX_AHEAD_BYTES, Posted, Process};
 use seams::conformance::protocol::Command;
+use seams::conformance::protocol::PIPELINING;
 use seams::conformance::reference::Reference;
-use seams::conformance::runner::ErrorKind;
 use serde_json::Value;
 
 fn seams_engine(extra: &[&str]) -> Process {

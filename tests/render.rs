@@ -6,6 +6,7 @@
 mod common;
 
 use common::{check_input_error, seams};
+use seams::registry;
 use seams::render::{MarkKind, Marks, RenderError, moves_from, render_svg};
 use seams::variant::{self, At, VariantError};
 
@@ -32,7 +33,7 @@ fn ink(svg: &str) -> (usize, f64) {
 
 #[test]
 fn every_variant_start_position_rasterizes_to_a_visible_picture() {
-    for v in variant::registry() {
+    for v in registry::variants() {
         let svg = render_svg(v.as_ref(), &At::default(), &Marks::default())
             .unwrap_or_else(|e| panic!("{} renders: {e}", v.name()));
         let (_, share) = ink(&svg);
@@ -47,7 +48,7 @@ fn every_variant_start_position_rasterizes_to_a_visible_picture() {
 
 #[test]
 fn every_variant_start_position_svg_is_pinned() {
-    for v in variant::registry() {
+    for v in registry::variants() {
         let svg = render_svg(v.as_ref(), &At::default(), &Marks::default())
             .expect("every variant renders");
         insta::assert_snapshot!(format!("start-{}", v.name()), svg);
@@ -57,7 +58,7 @@ fn every_variant_start_position_svg_is_pinned() {
 #[test]
 fn moves_from_a_cell_are_pinned() {
     // The rook on i2 reaches a10 across the Möbius side seam.
-    let v = variant::find("shogi-mobius").expect("registered");
+    let v = registry::find("shogi-mobius").expect("registered");
     let moves: Vec<String> = ["i2-i3", "b9-b8", "h2-i2", "b8-b7"]
         .map(String::from)
         .to_vec();
@@ -81,7 +82,7 @@ fn count(svg: &str, needle: &str) -> usize {
 
 #[test]
 fn mark_kinds_are_drawn_distinctly_and_unplaceable_texts_are_listed() {
-    let v = variant::find("shogi-klein").expect("registered");
+    let v = registry::find("shogi-klein").expect("registered");
     let at = At::default();
     let plain = render_svg(v, &at, &Marks::default()).expect("renders");
     let marks = Marks {
@@ -123,7 +124,7 @@ fn mark_kinds_are_drawn_distinctly_and_unplaceable_texts_are_listed() {
 
 #[test]
 fn bad_questions_are_typed_errors_carrying_the_value() {
-    let v = variant::find("chess-klein").expect("registered");
+    let v = registry::find("chess-klein").expect("registered");
     let bad_cell = Marks {
         from: Some("z99".into()),
         ..Marks::default()
@@ -157,13 +158,13 @@ fn bad_questions_are_typed_errors_carrying_the_value() {
 
 #[test]
 fn tetrahedral_cells_and_kyoto_faces_are_drawn() {
-    let tetra = variant::find("tetra-shogi").expect("registered");
+    let tetra = registry::find("tetra-shogi").expect("registered");
     let svg = render_svg(tetra, &At::default(), &Marks::default()).expect("renders");
     for r in 1..=9 {
         assert!(svg.contains(&format!(">rank {r}<")), "rank {r} is labelled");
     }
     assert!(svg.contains("bishop binding"));
-    let kyoto = variant::find("kyoto").expect("registered");
+    let kyoto = registry::find("kyoto").expect("registered");
     let svg = render_svg(kyoto, &At::default(), &Marks::default()).expect("renders");
     assert!(svg.contains("the token's other face"));
 }
@@ -267,10 +268,10 @@ fn readme_pictures_are_current() {
 
 #[test]
 fn loose_marks_place_action_texts_by_their_cells() {
-    use seams::diagram::loose_mark;
     use seams::movement::Facing;
+    use seams::render::loose_mark;
     let board = |name: &str| {
-        variant::find(name)
+        registry::find(name)
             .expect("registered")
             .diagram(&At::default())
             .expect("pictured")
@@ -421,7 +422,7 @@ fn walk(v: &dyn variant::Variant, plies: usize) -> Vec<Vec<String>> {
 
 #[test]
 fn marks_agree_with_the_diagram_after_the_action() {
-    for v in variant::registry() {
+    for v in registry::variants() {
         let v = v.as_ref();
         for moves in walk(v, 6) {
             let at = At {
@@ -468,11 +469,11 @@ fn marks_agree_with_the_diagram_after_the_action() {
 
 #[test]
 fn diagrams_name_cells_of_their_board_once() {
-    for v in variant::registry() {
+    for v in registry::variants() {
         let d = v.diagram(&At::default()).expect("pictured");
         let mut seen = std::collections::BTreeSet::new();
         for p in &d.pieces {
-            let canonical = seams::diagram::canonical_cell(&d.board, &p.cell)
+            let canonical = seams::render::canonical_cell(&d.board, &p.cell)
                 .unwrap_or_else(|e| panic!("{}: {e}", v.name()));
             assert_eq!(canonical, p.cell, "{}: canonical names", v.name());
             assert!(
@@ -572,7 +573,7 @@ fn group<'s>(svg: &'s str, id: &str) -> &'s str {
 
 #[test]
 fn every_cell_has_exactly_one_named_shape_in_the_board_group() {
-    for v in variant::registry() {
+    for v in registry::variants() {
         for flip in [false, true] {
             let marks = Marks {
                 flip,
@@ -611,7 +612,7 @@ fn every_cell_has_exactly_one_named_shape_in_the_board_group() {
 
 #[test]
 fn cells_are_at_least_the_minimum_size_on_every_board_and_rank() {
-    for v in variant::registry() {
+    for v in registry::variants() {
         let svg = render_svg(v.as_ref(), &At::default(), &Marks::default()).expect("renders");
         for (cell, found) in cell_shapes(&svg) {
             let (w, h) = (number(found[0], "width"), number(found[0], "height"));
@@ -628,7 +629,7 @@ fn cells_are_at_least_the_minimum_size_on_every_board_and_rank() {
 fn tetrahedral_cells_name_their_neighbours_on_the_adjacent_ranks() {
     use seams::topology::file::AnyBoard;
     for name in ["tetra-shogi", "tetra-hexgi"] {
-        let v = variant::find(name).expect("registered");
+        let v = registry::find(name).expect("registered");
         let svg = render_svg(v, &At::default(), &Marks::default()).expect("renders");
         let d = v.diagram(&At::default()).expect("pictured");
         let AnyBoard::Tetrahedron(t) = &d.board else {
@@ -675,7 +676,7 @@ fn tetrahedral_cells_name_their_neighbours_on_the_adjacent_ranks() {
     }
     // Square boards have no such list.
     let svg = render_svg(
-        variant::find("shogi-flat").expect("registered"),
+        registry::find("shogi-flat").expect("registered"),
         &At::default(),
         &Marks::default(),
     )
@@ -685,7 +686,7 @@ fn tetrahedral_cells_name_their_neighbours_on_the_adjacent_ranks() {
 
 #[test]
 fn the_legend_names_every_piece_label_the_family_draws_and_no_other() {
-    for v in variant::registry() {
+    for v in registry::variants() {
         let v = v.as_ref();
         let start = v.diagram(&At::default()).expect("pictured");
         let labels: Vec<&str> = start.legend.iter().map(|(l, _)| l.as_str()).collect();
@@ -733,7 +734,7 @@ fn the_legend_names_every_piece_label_the_family_draws_and_no_other() {
         }
     }
     let names = |v: &str| -> Vec<String> {
-        variant::find(v)
+        registry::find(v)
             .expect("registered")
             .diagram(&At::default())
             .expect("pictured")
@@ -764,7 +765,7 @@ fn the_legend_explains_the_players_and_the_marks_drawn() {
         ("kyoto", "first player", "second player"),
     ] {
         let svg = render_svg(
-            variant::find(v).expect("registered"),
+            registry::find(v).expect("registered"),
             &At::default(),
             &Marks::default(),
         )
@@ -775,7 +776,7 @@ fn the_legend_explains_the_players_and_the_marks_drawn() {
     }
     // Drops point the mover's way where facing matters.
     let svg = render_svg(
-        variant::find("shogi-mobius").expect("registered"),
+        registry::find("shogi-mobius").expect("registered"),
         &At::default(),
         &Marks::default(),
     )
@@ -786,7 +787,7 @@ fn the_legend_explains_the_players_and_the_marks_drawn() {
     assert!(svg.contains("facing triangle"));
     // A capture is ringed, a drop and a promotion are tagged, and each is
     // explained.
-    let v = variant::find("shogi-flat").expect("registered");
+    let v = registry::find("shogi-flat").expect("registered");
     let moves: Vec<String> = ["c3-c4", "g7-g6"].map(String::from).to_vec();
     let at = At {
         position: None,
@@ -827,7 +828,7 @@ fn the_legend_explains_the_players_and_the_marks_drawn() {
 #[test]
 fn staircase_labels_are_as_large_as_the_file_and_rank_labels() {
     let svg = render_svg(
-        variant::find("shogi-genus2").expect("registered"),
+        registry::find("shogi-genus2").expect("registered"),
         &At::default(),
         &Marks::default(),
     )
@@ -861,7 +862,7 @@ fn piece_disc(svg: &str, cell: &str) -> ((f64, f64), String) {
 
 #[test]
 fn flip_turns_the_board_half_round_and_keeps_text_upright() {
-    let v = variant::find("shogi-flat").expect("registered");
+    let v = registry::find("shogi-flat").expect("registered");
     let plain = render_svg(v, &At::default(), &Marks::default()).expect("renders");
     let flip = Marks {
         flip: true,
@@ -911,7 +912,7 @@ fn flip_turns_the_board_half_round_and_keeps_text_upright() {
     // The legend says the same; only its drop-facing triangles point as
     // the turned board's pieces do.
     assert_eq!(texts(&plain, "legend"), texts(&turned, "legend"));
-    let chess = variant::find("chess-flat").expect("registered");
+    let chess = registry::find("chess-flat").expect("registered");
     let turned_chess = render_svg(chess, &At::default(), &flip).expect("renders");
     let plain_chess = render_svg(chess, &At::default(), &Marks::default()).expect("renders");
     assert_eq!(
@@ -928,7 +929,7 @@ fn flip_turns_the_board_half_round_and_keeps_text_upright() {
 
 #[test]
 fn flip_turns_the_tetrahedron_and_its_facings() {
-    let v = variant::find("tetra-shogi").expect("registered");
+    let v = registry::find("tetra-shogi").expect("registered");
     let plain = render_svg(v, &At::default(), &Marks::default()).expect("renders");
     let turned = render_svg(
         v,
@@ -946,7 +947,7 @@ fn flip_turns_the_tetrahedron_and_its_facings() {
     assert!(king.1 > turned_king.1 && king.0 < turned_king.0);
     assert!(group(&turned, "legend").contains("ranks stack down from rank 1"));
     // Facing triangles on a Möbius board point the other way, turned.
-    let v = variant::find("shogi-mobius").expect("registered");
+    let v = registry::find("shogi-mobius").expect("registered");
     let plain = render_svg(v, &At::default(), &Marks::default()).expect("renders");
     let turned = render_svg(
         v,
@@ -985,7 +986,7 @@ fn flip_turns_the_tetrahedron_and_its_facings() {
 #[test]
 fn a_diagram_renders_without_its_variant() {
     use seams::render::{Overlay, render_diagram_svg};
-    let v = variant::find("kyoto").expect("registered");
+    let v = registry::find("kyoto").expect("registered");
     let moves: Vec<String> = ["b1-b2", "d5-d4"].map(String::from).to_vec();
     let at = At {
         position: None,
@@ -1016,7 +1017,7 @@ fn a_diagram_renders_without_its_variant() {
 fn display_arrows_are_hollow_and_explained_apart_from_facings() {
     use seams::movement::Facing;
     use seams::render::{Overlay, render_diagram_svg};
-    let v = variant::find("shogi-mobius").unwrap();
+    let v = registry::find("shogi-mobius").unwrap();
     let plain = render_diagram_svg(&v.diagram(&At::default()).unwrap(), &Overlay::default());
     assert!(!plain.contains("data-arrow"));
     assert!(!plain.contains("arrow records transport"));

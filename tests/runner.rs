@@ -937,7 +937,7 @@ fn every_expected_position_is_canonical() {
         else {
             continue;
         };
-        let v: &dyn Variant = seams::variant::find(variant).expect("a shipped variant");
+        let v: &dyn Variant = seams::registry::find(variant).expect("a shipped variant");
         let at = At {
             position: Some(text),
             moves: &[],
@@ -966,7 +966,7 @@ fn an_expected_position_not_in_canonical_form_is_reported() {
     let corpus = seams::conformance::Corpus::from_files(vec![("t.json".into(), text.into())])
         .expect("the case loads");
     let (_, case) = &corpus.cases[0];
-    match seams::conformance::run(case, seams::spec::Library::builtin()) {
+    match seams::conformance::check_on_reference(case, seams::spec::Library::builtin()) {
         seams::conformance::Outcome::Fail { detail, actual, .. } => {
             assert!(
                 detail.contains("does not write the case's expected position back"),

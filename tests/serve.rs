@@ -79,7 +79,7 @@ fn the_menu_lists_every_variant_with_its_start() {
         .iter()
         .map(|v| v["name"].as_str().unwrap())
         .collect();
-    let known: Vec<&str> = seams::variant::registry()
+    let known: Vec<&str> = seams::registry::variants()
         .iter()
         .map(|v| v.name())
         .collect();
@@ -479,7 +479,7 @@ fn the_editor_places_pieces_and_shows_the_references_verdict() {
     assert_eq!(side["to_move"], "second");
     let hand = check(
         "/api/edit",
-        json!({"variant": "shogi-klein", "position": seams::variant::find("shogi-klein").unwrap().start_position(), "hand": {"player": "first", "label": "P", "count": 2}}),
+        json!({"variant": "shogi-klein", "position": seams::registry::find("shogi-klein").unwrap().start_position(), "hand": {"player": "first", "label": "P", "count": 2}}),
         200,
         "",
     );

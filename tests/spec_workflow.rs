@@ -286,7 +286,7 @@ fn a_missing_family_folder_means_the_built_in_one() {
     let loaded = Draft::load(&d).unwrap();
     assert!(!loaded.families["tetra"].from_draft);
     assert!(loaded.families["shogi"].from_draft);
-    assert_eq!(loaded.variants.len(), seams::variant::registry().len());
+    assert_eq!(loaded.variants.len(), seams::registry::variants().len());
     std::fs::remove_dir_all(root).unwrap();
 }
 
@@ -399,7 +399,8 @@ fn section(text: &str, from: &str, to: &str) -> String {
 
 #[test]
 fn designer_checks_on_the_shipped_spec() {
-    use seams::design::{Colouring, DropFacts, PawnFacts};
+    use seams::design::Colouring;
+    use seams::rules::design_facts::{DropFacts, PawnFacts};
     let root = scratch();
     let d = root.join("draft");
     let (_, report) = draft::check(&d, &Corpus::builtin().unwrap()).unwrap();
@@ -872,6 +873,6 @@ fn accept_into_writes_a_scratch_spec_folder() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     // And the written folder is identical to the draft where it mirrors.
     let released = Draft::load(&into).unwrap();
-    assert_eq!(released.variants.len(), seams::variant::registry().len());
+    assert_eq!(released.variants.len(), seams::registry::variants().len());
     std::fs::remove_dir_all(root).unwrap();
 }

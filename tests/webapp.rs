@@ -416,7 +416,7 @@ fn check(ok: bool, message: impl FnOnce() -> String) -> Outcome {
 
 async fn every_variant_is_drawn(p: Page) -> Outcome {
     p.open("chess-flat", "two").await?;
-    for v in seams::variant::registry() {
+    for v in seams::registry::variants() {
         p.select("variant", v.name()).await?;
         let cells = p
             .js("return document.querySelectorAll('#board [data-cell]').length")
@@ -655,7 +655,7 @@ async fn opponent_answers(p: Page) -> Outcome {
 }
 
 async fn whole_games(p: Page) -> Outcome {
-    for v in seams::variant::registry() {
+    for v in seams::registry::variants() {
         p.open(v.name(), "opponent").await?;
         p.select("opponent-level", "1").await?;
         for ply in 0..4 {

@@ -1,8 +1,8 @@
-//! libFuzzer entry for `seams::fuzz::action` (see its documentation).
+//! libFuzzer entry for `seams::fuzz_targets::action` (see its documentation).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    seams::fuzz::action(data);
+    seams::fuzz_targets::action(data);
 });

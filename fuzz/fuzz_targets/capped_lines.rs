@@ -1,8 +1,8 @@
-//! libFuzzer entry for `seams::fuzz::capped_lines` (see its documentation).
+//! libFuzzer entry for `seams::fuzz_targets::capped_lines` (see its documentation).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    seams::fuzz::capped_lines(data);
+    seams::fuzz_targets::capped_lines(data);
 });

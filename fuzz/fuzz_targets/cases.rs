@@ -1,8 +1,8 @@
-//! libFuzzer entry for `seams::fuzz::cases` (see its documentation).
+//! libFuzzer entry for `seams::fuzz_targets::cases` (see its documentation).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    seams::fuzz::cases(data);
+    seams::fuzz_targets::cases(data);
 });

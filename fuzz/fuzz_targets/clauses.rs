@@ -1,8 +1,8 @@
-//! libFuzzer entry for `seams::fuzz::clauses` (see its documentation).
+//! libFuzzer entry for `seams::fuzz_targets::clauses` (see its documentation).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    seams::fuzz::clauses(data);
+    seams::fuzz_targets::clauses(data);
 });

@@ -1,8 +1,8 @@
-//! libFuzzer entry for `seams::fuzz::expectations` (see its documentation).
+//! libFuzzer entry for `seams::fuzz_targets::expectations` (see its documentation).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    seams::fuzz::expectations(data);
+    seams::fuzz_targets::expectations(data);
 });

@@ -1,8 +1,8 @@
-//! libFuzzer entry for `seams::fuzz::position` (see its documentation).
+//! libFuzzer entry for `seams::fuzz_targets::position` (see its documentation).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    seams::fuzz::position(data);
+    seams::fuzz_targets::position(data);
 });

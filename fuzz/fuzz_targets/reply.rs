@@ -1,8 +1,8 @@
-//! libFuzzer entry for `seams::fuzz::reply` (see its documentation).
+//! libFuzzer entry for `seams::fuzz_targets::reply` (see its documentation).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    seams::fuzz::reply(data);
+    seams::fuzz_targets::reply(data);
 });

@@ -1,8 +1,8 @@
-//! libFuzzer entry for `seams::fuzz::request` (see its documentation).
+//! libFuzzer entry for `seams::fuzz_targets::request` (see its documentation).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    seams::fuzz::request(data);
+    seams::fuzz_targets::request(data);
 });

@@ -1,8 +1,8 @@
-//! libFuzzer entry for `seams::fuzz::shogi_data` (see its documentation).
+//! libFuzzer entry for `seams::fuzz_targets::shogi_data` (see its documentation).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    seams::fuzz::shogi_data(data);
+    seams::fuzz_targets::shogi_data(data);
 });

@@ -4,7 +4,9 @@
 use super::ChessRules;
 use super::pieces::Kind;
 use super::position::Position;
-use crate::audit::{Attacked, Audit, Line, Placed, Shield, attacked_pieces, shields_around};
+use crate::rules::audit_facts::{
+    Attacked, Audit, Line, Placed, Shield, attacked_pieces, shields_around,
+};
 use crate::topology::{CellId, Dir};
 
 impl ChessRules {

@@ -201,7 +201,7 @@ impl ChessRules {
     /// cell where it promotes (SC-4.5). A double step only joins two single
     /// steps, and captures need an enemy piece, so neither adds a cell the
     /// empty board does not already offer. Chess has no drops.
-    fn design(&self) -> crate::design::Facts {
+    fn design(&self) -> crate::rules::design_facts::Facts {
         let b = self.geo.board();
         let mut bishops = Vec::new();
         let mut pawns = Vec::new();
@@ -212,7 +212,7 @@ impl ChessRules {
             match p.kind {
                 Kind::Bishop => bishops.push((p.owner, c)),
                 Kind::Pawn => {
-                    let moves = crate::design::fewest_moves(
+                    let moves = crate::rules::design_facts::fewest_moves(
                         (c, p.facing),
                         |(here, facing), out| {
                             if let Some(s) = self
@@ -225,7 +225,7 @@ impl ChessRules {
                         },
                         |(here, facing)| self.promotes(p.owner, facing, here),
                     );
-                    pawns.push(crate::design::PawnPath {
+                    pawns.push(crate::rules::design_facts::PawnPath {
                         owner: p.owner,
                         cell: b.cell_name(c).to_string(),
                         moves,
@@ -234,11 +234,11 @@ impl ChessRules {
                 _ => {}
             }
         }
-        crate::design::Facts {
+        crate::rules::design_facts::Facts {
             board: Some(b.name().to_string()),
             bishops,
-            pawns: crate::design::PawnFacts::Paths { pawns },
-            drops: crate::design::DropFacts::NoDrops,
+            pawns: crate::rules::design_facts::PawnFacts::Paths { pawns },
+            drops: crate::rules::design_facts::DropFacts::NoDrops,
         }
     }
 }
@@ -286,7 +286,7 @@ impl Rules for ChessRules {
     type Position = Position;
     type Action = Action;
 
-    fn drawing(&self) -> Option<&dyn crate::diagram::Draw<Position, Action>> {
+    fn drawing(&self) -> Option<&dyn crate::rules::drawing::Draw<Position, Action>> {
         Some(self)
     }
     fn variant(&self) -> &str {
@@ -370,10 +370,10 @@ impl Rules for ChessRules {
     ) -> Option<(Position, Vec<Action>)> {
         Some(self.analysis(pos, mover, king_safety))
     }
-    fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {
+    fn audit_facts(&self) -> Option<&dyn crate::rules::audit_facts::Audit<Position>> {
         Some(self)
     }
-    fn design_facts(&self) -> Option<crate::design::Facts> {
+    fn design_facts(&self) -> Option<crate::rules::design_facts::Facts> {
         Some(self.design())
     }
     fn capabilities(&self) -> &'static [&'static str] {

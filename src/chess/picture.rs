@@ -1,9 +1,9 @@
-//! How surface chess is pictured (see [`crate::diagram`]): pawns carry a
+//! How surface chess is pictured (see [`crate::rules::drawing`]): pawns carry a
 //! facing arrow on boards whose seams can reverse it, and each side's
 //! promotion cells are those where its pawns promote.
 
-use crate::diagram::{self, ActionMark, Diagram, Draw, PieceMark, Pieces, Side, facing_if};
 use crate::movement::Facing;
+use crate::rules::drawing::{self, ActionMark, Diagram, Draw, PieceMark, Pieces, Side, facing_if};
 use crate::rules::{Player, Rules};
 use crate::topology::file::AnyBoard;
 
@@ -15,7 +15,7 @@ use super::position::Position;
 impl ChessRules {
     fn piece_marks(&self, pos: &Position) -> Vec<PieceMark> {
         let b = self.geo.board();
-        let reverses = diagram::reverses_facing(b);
+        let reverses = drawing::reverses_facing(b);
         b.cells()
             .filter_map(|c| {
                 pos.piece(c).map(|p| PieceMark {
@@ -35,15 +35,15 @@ impl ChessRules {
 
 impl Draw<Position, Action> for ChessRules {
     fn text_cells(&self) -> Vec<String> {
-        crate::placement::chart_text_cells(self.geo.board())
+        crate::rules::drawing::chart_text_cells(self.geo.board())
     }
 
     /// Every kind for both players; pawns in each facing the picture can
     /// show (both where a seam can reverse one, the owner's elsewhere), each
     /// with the double-step flag left to the text's default for its cell
     /// or stated (`+` set, `-` clear, SC-9.1).
-    fn palette(&self) -> Vec<crate::placement::PaletteEntry> {
-        let reverses = diagram::reverses_facing(self.geo.board());
+    fn palette(&self) -> Vec<crate::rules::drawing::PaletteEntry> {
+        let reverses = drawing::reverses_facing(self.geo.board());
         let mut out = Vec::new();
         for owner in [Player::First, Player::Second] {
             let letter = |k: Kind| super::pieces::Piece::new(owner, k).letter();
@@ -54,7 +54,7 @@ impl Draw<Position, Action> for ChessRules {
                 Kind::Bishop,
                 Kind::Knight,
             ] {
-                out.push(crate::placement::PaletteEntry {
+                out.push(crate::rules::drawing::PaletteEntry {
                     token: letter(kind).to_string(),
                     owner,
                     label: kind.letter().to_string(),
@@ -81,7 +81,7 @@ impl Draw<Position, Action> for ChessRules {
                         Some(false) => token.push('-'),
                         None => {}
                     }
-                    out.push(crate::placement::PaletteEntry {
+                    out.push(crate::rules::drawing::PaletteEntry {
                         token,
                         owner,
                         label: Kind::Pawn.letter().to_string(),
@@ -106,7 +106,7 @@ impl Draw<Position, Action> for ChessRules {
 
     fn diagram(&self, pos: &Position) -> Diagram {
         let b = self.geo.board();
-        let reverses = diagram::reverses_facing(b);
+        let reverses = drawing::reverses_facing(b);
         let pieces = self.piece_marks(pos);
         let side = |p: Player| {
             // Where seams can turn a pawn round, it may promote on either
@@ -148,7 +148,7 @@ impl Draw<Position, Action> for ChessRules {
             from: Some(b.cell_name(a.from).to_string()),
             to: b.cell_name(a.to).to_string(),
             facing: facing_if(
-                pawn && a.promotion.is_none() && diagram::reverses_facing(b),
+                pawn && a.promotion.is_none() && drawing::reverses_facing(b),
                 a.facing,
             ),
             drop: None,

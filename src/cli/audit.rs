@@ -3,8 +3,9 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use seams::audit::{Report, ShieldKind};
+use seams::audit::Report;
 use seams::rules::Player;
+use seams::rules::audit_facts::ShieldKind;
 
 use super::Rulebook;
 use super::position::PositionArgs;
@@ -27,7 +28,7 @@ pub struct AuditArgs {
 pub fn audit(book: &Rulebook, a: AuditArgs) -> Result<ExitCode> {
     let v = book.variant(&a.variant)?;
     let place = a.at.resolve()?;
-    let report = seams::audit::audit_of(v, &place.at(), a.plies)?;
+    let report = seams::variant::audit_of(v, &place.at(), a.plies)?;
     if a.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -18,7 +18,7 @@ use seams::conformance::reference::Reference;
 use seams::conformance::report::Report;
 use seams::conformance::runner::{self, Selection};
 use seams::conformance::version::Version;
-use seams::conformance::{self, Corpus, Tier, bisect, html};
+use seams::conformance::{Corpus, Tier, bisect, html};
 use seams::mutants::{self, MutantKind};
 use seams::names::Known;
 use seams::spec::Library;
@@ -375,7 +375,7 @@ fn run_cases(
 fn write_baseline(path: &std::path::Path, file: Expectations) -> Result<()> {
     let mut text = serde_json::to_string_pretty(&file)?;
     text.push('\n');
-    conformance::write_atomically(path, &text)
+    seams::files::write_atomically(path, &text)
         .with_context(|| format!("writing the baseline {}", path.display()))?;
     eprintln!(
         "wrote {} known failure(s) to {}",
@@ -406,7 +406,7 @@ fn write_report(
     match &a.out {
         None => out!("{text}"),
         Some(path) => {
-            conformance::write_atomically(path, &text)
+            seams::files::write_atomically(path, &text)
                 .with_context(|| format!("writing the report {}", path.display()))?;
             eprintln!("wrote the report to {}", path.display());
         }
@@ -434,7 +434,7 @@ fn served(
                 ));
                 return Ok((&mutated.lib, mutated.variant_refs(), name));
             }
-            let variants = seams::variant::build_all(&lib)
+            let variants = seams::registry::build_all(&lib)
                 .map_err(|e| anyhow::anyhow!("building the mutant's variants: {e}"))?;
             let lib: &'static Library = Box::leak(Box::new(lib));
             let made: &'static [Box<dyn Variant>] = Box::leak(variants.into_boxed_slice());
@@ -708,7 +708,7 @@ pub fn bisect(book: &Rulebook, a: BisectArgs) -> Result<ExitCode> {
                 );
                 let mut text = serde_json::to_string_pretty(&file)?;
                 text.push('\n');
-                conformance::write_atomically(path, &text)
+                seams::files::write_atomically(path, &text)
                     .with_context(|| format!("writing the case to {}", path.display()))?;
                 outln!(
                     "wrote {} (provenance 'reference', marked for review)",

@@ -1,5 +1,5 @@
 //! `seams fuzz`: random-play differential testing of an engine against
-//! the reference (the games and judging are `conformance::differential`;
+//! the reference (the games and judging are `conformance::fuzz`;
 //! this module reads the options, catches Ctrl-C, shows progress and
 //! writes the report and the case files).
 
@@ -10,12 +10,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
 use seams::conformance::case::CaseFile;
-use seams::conformance::differential::{
-    self, DEFAULT_GAMES, DEFAULT_PLIES, Finding, Options, Progress, report::Report,
-};
 use seams::conformance::engine::Engine;
 use seams::conformance::expectations::Expectations;
-use seams::conformance::write_atomically;
+use seams::conformance::fuzz::{
+    self, DEFAULT_GAMES, DEFAULT_PLIES, Finding, Options, Progress, report::Report,
+};
+use seams::files::write_atomically;
 
 use super::Rulebook;
 use super::conform::{LimitArgs, run_deadline, start_engine};
@@ -188,7 +188,7 @@ fn command_line(book: &Rulebook, a: &FuzzArgs, variants: &[String], games: u32) 
 
 /// `seams fuzz`.
 pub fn fuzz(book: &Rulebook, a: FuzzArgs) -> Result<ExitCode> {
-    differential::check_counts(a.games, a.plies)?;
+    fuzz::check_counts(a.games, a.plies)?;
     if let Some(dir) = &a.out {
         check_out_dir(dir)?;
     }
@@ -224,10 +224,10 @@ pub fn fuzz(book: &Rulebook, a: FuzzArgs) -> Result<ExitCode> {
         differences: &differences,
         engine_label: format!("'{} {}' (run as `{}`)", hello.name, hello.version, a.engine),
     };
-    let plan = differential::plan(&hello, &reference, &a.variants, &opts)?;
+    let plan = fuzz::plan(&hello, &reference, &a.variants, &opts)?;
     catch_interrupt();
     let bar = super::out::progress(a.games as usize * plan.variants.len());
-    let run = differential::run(&mut engine, &plan, &opts, &mut |p: &Progress| {
+    let run = fuzz::run(&mut engine, &plan, &opts, &mut |p: &Progress| {
         if let Some(bar) = &bar {
             let rate = p.positions as f64 / p.elapsed.as_secs_f64().max(1e-9);
             bar.set_position(p.games_done);

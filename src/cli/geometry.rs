@@ -289,7 +289,7 @@ fn solid_text(r: &Value) -> String {
 
 fn geometry_report(geo: &Geometry) -> Value {
     let inv = mesh::invariants(geo.board());
-    let facts = geo.move_facts();
+    let facts = seams::movement::move_facts(geo);
     let mut v = serde_json::to_value(&inv).unwrap_or_default();
     v["board"] = serde_json::json!(geo.board().name());
     v["title"] = serde_json::json!(geo.board().title());

@@ -15,9 +15,10 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use seams::files::{self, MAX_RECORD_BYTES};
 use seams::opponent::{Budget, MAX_LEVEL, Settings};
+use seams::record::{Record, RecordVerdict};
 use seams::rules::{GameResult, Player};
 use seams::session::Session;
-use seams::variant::{Record, RecordVerdict, Variant};
+use seams::variant::Variant;
 
 use super::Rulebook;
 use super::position::PositionArgs;
@@ -179,7 +180,7 @@ fn load<'v>(v: &'v dyn Variant, path: &Path) -> Result<Box<dyn Session + 'v>> {
 /// Writes the session's record to `path`, replacing it atomically.
 fn save(session: &dyn Session, path: &Path) -> Result<()> {
     let text = serde_json::to_string_pretty(&session.record())? + "\n";
-    seams::conformance::write_atomically(path, &text)
+    seams::files::write_atomically(path, &text)
         .with_context(|| format!("writing the record {}", path.display()))
 }
 

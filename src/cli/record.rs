@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use seams::variant::RecordVerdict;
+use seams::record::RecordVerdict;
 
 use super::Rulebook;
 use anyhow::Context;

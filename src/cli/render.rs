@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use seams::conformance;
 
 use super::Rulebook;
 use super::position::PositionArgs;
@@ -43,7 +42,7 @@ pub fn render(book: &Rulebook, a: RenderArgs) -> Result<ExitCode> {
     let svg = seams::render::render_svg(v, &place.at(), &marks)?;
     match &a.out {
         None => std::io::stdout().lock().write_all(svg.as_bytes())?,
-        Some(path) => conformance::write_atomically(path, &svg)
+        Some(path) => seams::files::write_atomically(path, &svg)
             .with_context(|| format!("writing the picture {}", path.display()))?,
     }
     Ok(ExitCode::SUCCESS)

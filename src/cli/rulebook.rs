@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use seams::draft::Draft;
+use seams::registry;
 use seams::spec::Library;
 use seams::variant::{self, Variant};
 
@@ -73,7 +74,7 @@ impl Rulebook {
     /// Every variant, built from the spec in force.
     pub fn variants(&self) -> Result<Vec<&'static dyn Variant>> {
         Ok(match self.draft()? {
-            None => variant::registry().iter().map(|v| v.as_ref()).collect(),
+            None => registry::variants().iter().map(|v| v.as_ref()).collect(),
             Some(d) => d.variant_refs(),
         })
     }

@@ -4,9 +4,10 @@
 use std::collections::BTreeMap;
 
 use anyhow::Result;
-use seams::design::{Colouring, DropFacts, PawnFacts};
+use seams::design::Colouring;
 use seams::draft::{CheckReport, DesignRow};
 use seams::rules::Player;
+use seams::rules::design_facts::{DropFacts, PawnFacts};
 
 use super::out::{Align, Table};
 
@@ -264,8 +265,8 @@ fn print_audit_lines(r: &seams::audit::Report) -> Result<()> {
         outln!(
             "    {} {}{} shield {}{} slider {}{}",
             match l.kind {
-                seams::audit::ShieldKind::Pin => "pin",
-                seams::audit::ShieldKind::Discovery => "discovery",
+                seams::rules::audit_facts::ShieldKind::Pin => "pin",
+                seams::rules::audit_facts::ShieldKind::Discovery => "discovery",
             },
             l.king.piece,
             l.king.cell,

@@ -9,8 +9,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::movement::{Facing, Pattern};
+use crate::record::{Record, RecordReason};
 use crate::rules::{GameResult, IllegalReason};
-use crate::variant::{Record, RecordReason};
 
 /// One corpus file.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -332,6 +332,15 @@ pub enum Check {
 }
 
 impl Check {
+    /// A check's question: the check object without `expect`.
+    pub fn question(&self) -> serde_json::Value {
+        let mut v = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        if let serde_json::Value::Object(map) = &mut v {
+            map.remove("expect");
+        }
+        v
+    }
+
     /// The check kinds asked through the protocol's `geometry` command, as
     /// the `kind` of its `question`.
     pub const GEOMETRY_KINDS: [&'static str; 9] = [

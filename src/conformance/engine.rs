@@ -14,17 +14,51 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::protocol::{Command, EXTENSION_PREFIX, Hello, PROTOCOL_VERSION, Request, reply_fields};
+use super::protocol::{
+    Command, EXTENSION_PREFIX, Hello, PIPELINING, PROTOCOL_VERSION, Request, reply_fields,
+};
 use super::reference::Reference;
-use super::runner::ErrorKind;
 
 /// The least time an engine gets to answer `hello`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a crash report waits for the engine's stderr to be read.
 const STDERR_DRAIN: Duration = Duration::from_secs(2);
+
+/// How a request failed to produce an answer.
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorKind {
+    /// The engine exited (or closed its output) before replying.
+    Crash,
+    /// No reply within the time limit; the engine was stopped.
+    Timeout,
+    /// The reply is not JSON, not an object, or lacks the expected fields.
+    Malformed,
+    /// The reply carries another request's id.
+    WrongId,
+    /// The engine replied with `"error"`: it could not answer.
+    #[serde(rename = "engine-error")]
+    Engine,
+}
+
+impl ErrorKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Crash => "crash",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Malformed => "malformed",
+            ErrorKind::WrongId => "wrong-id",
+            ErrorKind::Engine => "engine-error",
+        }
+    }
+}
 
 /// Why a request got no usable answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,10 +125,6 @@ pub const MAX_AHEAD_BYTES: usize = 32 << 10;
 
 /// How many bytes of requests written ahead gather before they are sent.
 const FLUSH_BYTES: usize = 4 << 10;
-
-/// The capability by which an engine says it reads requests while earlier
-/// replies are still unread (protocol 1.1).
-pub const PIPELINING: &str = "pipelining";
 
 /// The engine could not be started or did not complete the handshake.
 #[derive(Debug, thiserror::Error)]

@@ -200,7 +200,7 @@ fn run_one<P: Protocol>(
     case: &Case,
     listed: Option<&expectations::Known>,
 ) -> Result<(), String> {
-    let normalizers: Vec<&dyn Variant> = crate::variant::registry()
+    let normalizers: Vec<&dyn Variant> = crate::registry::variants()
         .iter()
         .map(|v| v.as_ref())
         .collect();

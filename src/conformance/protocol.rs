@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::case::Place;
+use crate::record::{Record, RecordReason};
 use crate::rules::{GameResult, IllegalReason, Player};
-use crate::variant::{Record, RecordReason};
 
 /// A protocol version, `MAJOR.MINOR`, written as a JSON string (`"1.0"`).
 ///
@@ -369,6 +369,10 @@ pub fn unsupported_line(id: u64) -> Value {
 pub fn error_line(id: Option<u64>, message: impl Into<String>) -> Value {
     serde_json::json!({"id": id, "error": message.into()})
 }
+
+/// The capability by which an engine says it reads requests while earlier
+/// replies are still unread (protocol 1.1).
+pub const PIPELINING: &str = "pipelining";
 
 #[cfg(test)]
 mod tests {

@@ -14,20 +14,18 @@ use std::io::{BufRead, Write};
 
 use serde_json::Value;
 
-use super::case::{Arrival, BoardFileExpect, Case, Check, InvariantsExpect, OrbitExpect};
+use super::case::{Arrival, BoardFileExpect, Check, InvariantsExpect, OrbitExpect};
 use super::protocol::{
     self, ActionsReply, ApplyReply, COMMANDS, CheckActionReply, Command, GeometryReply, Hello,
     KeyReply, PerftReply, RecordReply, Request, StatusReply, VariantInfo,
 };
-use super::runner::Outcome;
 use crate::geometry::Geometry;
-use crate::movement::{Facing, Landing};
+use crate::movement::{Facing, Landing, move_facts};
+use crate::record::RecordVerdict;
 use crate::spec::Library;
 use crate::topology::tetra::{TDir, TetraBoard};
 use crate::topology::{CellId, Dir, Transport, mesh};
-use crate::variant::{
-    ReadPosition, RecordVerdict, Variant, VariantError, check_move_count, check_perft_depth,
-};
+use crate::variant::{ReadPosition, Variant, VariantError, check_move_count, check_perft_depth};
 
 /// The capabilities of the rules check kinds, declared whenever the
 /// reference serves a variant. Rule features (`drops`, `castling`, …) come
@@ -72,7 +70,7 @@ impl<'a> Reference<'a> {
     pub fn builtin() -> Reference<'static> {
         Reference::new(
             Library::builtin(),
-            crate::variant::registry()
+            crate::registry::variants()
                 .iter()
                 .map(|v| v.as_ref())
                 .collect(),
@@ -98,7 +96,7 @@ impl<'a> Reference<'a> {
         let mut capabilities = vec![
             "geometry".to_string(),
             "board-files".to_string(),
-            super::engine::PIPELINING.to_string(),
+            super::protocol::PIPELINING.to_string(),
         ];
         if !self.variants.is_empty() {
             capabilities.extend(RULES_CAPABILITIES.iter().map(|s| s.to_string()));
@@ -378,26 +376,6 @@ fn rules_answer(
     })
 }
 
-/// Checks one case against the built-in reference (library `lib` and the
-/// registry), through the same runner every engine goes through.
-pub fn run(case: &Case, lib: &Library) -> Outcome {
-    let reference = Reference::new(
-        lib,
-        crate::variant::registry()
-            .iter()
-            .map(|v| v.as_ref())
-            .collect(),
-    );
-    let mut engine = super::engine::Embedded::new(reference);
-    // Compare position texts by meaning, as `seams conform` does, so an
-    // equivalent spelling in a case (`[-]` for an empty hand) passes.
-    let normalizers: Vec<&dyn Variant> = crate::variant::registry()
-        .iter()
-        .map(|v| v.as_ref())
-        .collect();
-    super::runner::check_case(&mut engine, case, &normalizers)
-}
-
 /// The placeholder `expect` that turns a question back into a [`Check`].
 fn placeholder_expect(kind: &str) -> Option<Value> {
     Some(match kind {
@@ -438,15 +416,6 @@ pub fn question_to_check(question: &Value) -> Result<Check, String> {
             crate::quote::bounded(&e.to_string())
         )
     })
-}
-
-/// A check's question: the check object without `expect`.
-pub fn check_question(check: &Check) -> Value {
-    let mut v = serde_json::to_value(check).unwrap_or(Value::Null);
-    if let Value::Object(map) = &mut v {
-        map.remove("expect");
-    }
-    v
 }
 
 fn cell(geo: &Geometry, text: &str) -> Result<CellId, String> {
@@ -549,10 +518,9 @@ pub fn geometry_answer(lib: &Library, question: &Value) -> Result<Value, String>
                 .collect();
             json(&out)
         }
-        Check::ForbiddenDiagonals { .. } => json(&geo.move_facts().forbidden_diagonals),
+        Check::ForbiddenDiagonals { .. } => json(&move_facts(geo).forbidden_diagonals),
         Check::BishopReach { .. } => {
-            let out: BTreeMap<String, usize> = geo
-                .move_facts()
+            let out: BTreeMap<String, usize> = move_facts(geo)
                 .bishop_reach
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), v))
@@ -561,8 +529,7 @@ pub fn geometry_answer(lib: &Library, question: &Value) -> Result<Value, String>
         }
         Check::DiagonalComponents { .. } => json(&geo.diagonal_components()),
         Check::FileOrbits { .. } => {
-            let out: Vec<OrbitExpect> = geo
-                .move_facts()
+            let out: Vec<OrbitExpect> = move_facts(geo)
                 .file_orbits
                 .into_iter()
                 .map(|o| OrbitExpect {
@@ -651,7 +618,7 @@ mod tests {
     fn positions_kept_read_answer_as_read_afresh() {
         let kept = Reference::builtin();
         let moves = ["e2-e4".to_string()];
-        let (after_e4, _) = crate::variant::find("chess-flat")
+        let (after_e4, _) = crate::registry::find("chess-flat")
             .unwrap()
             .reached(&crate::variant::At {
                 position: None,

@@ -21,46 +21,15 @@ use super::case::{
     ActionExpect, Arrival, BoardFileExpect, Case, Check, InvariantsExpect, KeyRelation,
     OrbitExpect, Place, PlayExpect, RecordExpect, Subject, Tier,
 };
-use super::engine::{AskError, Engine};
+use super::engine::{AskError, Engine, ErrorKind};
 use super::protocol::{
     ActionsReply, CheckActionReply, Command, Hello, KeyReply, PerftReply, RecordReply, StatusReply,
 };
-use super::reference::check_question;
 use super::version::{Range, Version};
 use crate::movement::Facing;
+use crate::record::Record;
 use crate::topology::file::BoardErrorKind;
-use crate::variant::{At, Record, Variant};
-
-/// How a request failed to produce an answer.
-#[derive(
-    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum ErrorKind {
-    /// The engine exited (or closed its output) before replying.
-    Crash,
-    /// No reply within the time limit; the engine was stopped.
-    Timeout,
-    /// The reply is not JSON, not an object, or lacks the expected fields.
-    Malformed,
-    /// The reply carries another request's id.
-    WrongId,
-    /// The engine replied with `"error"`: it could not answer.
-    #[serde(rename = "engine-error")]
-    Engine,
-}
-
-impl ErrorKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            ErrorKind::Crash => "crash",
-            ErrorKind::Timeout => "timeout",
-            ErrorKind::Malformed => "malformed",
-            ErrorKind::WrongId => "wrong-id",
-            ErrorKind::Engine => "engine-error",
-        }
-    }
-}
+use crate::variant::{At, Variant};
 
 /// The result of checking one case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -617,7 +586,7 @@ fn geometry_answer(engine: &mut dyn Engine, board: &str, check: &Check) -> Resul
         engine,
         Command::Geometry {
             board: board.to_string(),
-            question: check_question(check),
+            question: check.question(),
         },
     )?;
     reply.get("answer").cloned().ok_or_else(|| Outcome::Error {

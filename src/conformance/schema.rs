@@ -74,7 +74,7 @@ pub fn all() -> Vec<(&'static str, Value)> {
         (
             "record.schema.json",
             with_id(
-                v(schemars::schema_for!(crate::variant::Record)),
+                v(schemars::schema_for!(crate::record::Record)),
                 "record.schema.json",
                 "seams game record (a saved game, any family)",
             ),
@@ -337,7 +337,7 @@ pub fn write(dir: &Path) -> std::io::Result<Vec<String>> {
     std::fs::create_dir_all(dir)?;
     let mut out = Vec::new();
     for (name, schema) in all() {
-        super::write_atomically(&dir.join(name), &text(&schema))?;
+        crate::files::write_atomically(&dir.join(name), &text(&schema))?;
         out.push(name.to_string());
     }
     Ok(out)

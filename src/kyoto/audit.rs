@@ -6,8 +6,10 @@
 
 use super::KyotoRules;
 use super::position::Position;
-use crate::audit::{Attacked, Audit, Line, Placed, Shield, attacked_pieces, shields_around};
 use crate::rules::Player;
+use crate::rules::audit_facts::{
+    Attacked, Audit, Line, Placed, Shield, attacked_pieces, shields_around,
+};
 use crate::topology::{CellId, Dir};
 
 impl KyotoRules {

@@ -361,8 +361,8 @@ impl KyotoRules {
     /// face has no move on the empty board. Such a token never moves, so it
     /// never turns over. Tokens turn over instead of promoting (KY-3.1), so
     /// pawns have no promotion target.
-    fn design(&self) -> crate::design::Facts {
-        use crate::design::{DropFacts, Facts, ImmobileDrop, PawnFacts};
+    fn design(&self) -> crate::rules::design_facts::Facts {
+        use crate::rules::design_facts::{DropFacts, Facts, ImmobileDrop, PawnFacts};
         let start = self.start();
         let bishops = start
             .board
@@ -480,7 +480,7 @@ impl Rules for KyotoRules {
     type Position = Position;
     type Action = Action;
 
-    fn drawing(&self) -> Option<&dyn crate::diagram::Draw<Position, Action>> {
+    fn drawing(&self) -> Option<&dyn crate::rules::drawing::Draw<Position, Action>> {
         Some(self)
     }
     fn variant(&self) -> &str {
@@ -490,7 +490,7 @@ impl Rules for KyotoRules {
         &self.rules_version
     }
 
-    fn design_facts(&self) -> Option<crate::design::Facts> {
+    fn design_facts(&self) -> Option<crate::rules::design_facts::Facts> {
         Some(self.design())
     }
     fn start(&self) -> Position {
@@ -720,7 +720,7 @@ impl Rules for KyotoRules {
         Ok(pos)
     }
 
-    fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {
+    fn audit_facts(&self) -> Option<&dyn crate::rules::audit_facts::Audit<Position>> {
         Some(self)
     }
     fn capabilities(&self) -> &'static [&'static str] {

@@ -1,7 +1,7 @@
-//! How Kyoto shogi is pictured (see [`crate::diagram`]): each token shows
+//! How Kyoto shogi is pictured (see [`crate::rules::drawing`]): each token shows
 //! its current face, with the face it turns to after moving hinted.
 
-use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Pieces, Side};
+use crate::rules::drawing::{ActionMark, Diagram, Draw, HandMark, PieceMark, Pieces, Side};
 use crate::rules::{Player, Rules};
 use crate::topology::CellId;
 use crate::topology::file::AnyBoard;
@@ -48,12 +48,12 @@ impl Draw<Position, Action> for KyotoRules {
     }
 
     /// Every face for both players, the king included (KY-8.1).
-    fn palette(&self) -> Vec<crate::placement::PaletteEntry> {
+    fn palette(&self) -> Vec<crate::rules::drawing::PaletteEntry> {
         let mut out = Vec::new();
         for owner in [Player::First, Player::Second] {
             for face in Face::ALL {
                 let piece = super::pieces::Piece { owner, face };
-                out.push(crate::placement::PaletteEntry {
+                out.push(crate::rules::drawing::PaletteEntry {
                     token: piece.text(),
                     owner,
                     label: face.letter().to_string(),
@@ -69,14 +69,14 @@ impl Draw<Position, Action> for KyotoRules {
     }
 
     /// Tokens by base letter, repeated, in brackets after the placement.
-    fn hand_shape(&self) -> Option<crate::placement::HandShape> {
-        Some(crate::placement::HandShape {
-            place: crate::placement::HandPlace::Bracket,
+    fn hand_shape(&self) -> Option<crate::rules::drawing::HandShape> {
+        Some(crate::rules::drawing::HandShape {
+            place: crate::rules::drawing::HandPlace::Bracket,
             entries: Token::ALL
                 .iter()
                 .map(|t| {
                     let [a, b] = t.faces();
-                    crate::placement::HandEntry {
+                    crate::rules::drawing::HandEntry {
                         letter: t.hand_letter(),
                         label: format!("{}/{}", a.letter(), b.letter()),
                     }

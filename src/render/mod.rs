@@ -12,18 +12,20 @@
 //! here, once, over whatever layout placed the cells.
 
 mod charts;
+mod place;
 mod svg;
 mod tetra;
 pub mod text;
 
 use std::collections::BTreeMap;
 
-use crate::diagram::{self, ActionMark, Diagram, PieceMark};
 use crate::movement::Facing;
 use crate::rules::Player;
+use crate::rules::drawing::{ActionMark, Diagram, PieceMark};
 use crate::topology::file::AnyBoard;
 use crate::variant::{At, Variant, VariantError};
 
+pub use place::{canonical_cell, loose_mark};
 pub use svg::escape;
 use svg::{Anchor, Canvas, num};
 
@@ -119,12 +121,14 @@ pub fn render_svg(variant: &dyn Variant, at: &At, marks: &Marks) -> Result<Strin
     let diagram = variant.diagram(at)?;
     let from = match &marks.from {
         None => None,
-        Some(text) => Some(diagram::canonical_cell(&diagram.board, text).map_err(|e| {
-            RenderError::FromCell {
-                cell: text.clone(),
-                reason: e.reason,
-            }
-        })?),
+        Some(text) => {
+            Some(
+                canonical_cell(&diagram.board, text).map_err(|e| RenderError::FromCell {
+                    cell: text.clone(),
+                    reason: e.reason,
+                })?,
+            )
+        }
     };
     let texts: Vec<String> = marks.actions.iter().map(|(t, _)| t.clone()).collect();
     let found = variant.action_marks(at, &texts)?;
@@ -137,7 +141,7 @@ pub fn render_svg(variant: &dyn Variant, at: &At, marks: &Marks) -> Result<Strin
     for ((text, kind), result) in marks.actions.iter().zip(found) {
         match result {
             Ok(m) => overlay.marks.push((m, *kind)),
-            Err(e) => match diagram::loose_mark(&diagram.board, text) {
+            Err(e) => match loose_mark(&diagram.board, text) {
                 Some(m) => overlay.marks.push((m, *kind)),
                 None => overlay.unplaced.push(format!("{text} ({})", e.message)),
             },
@@ -162,11 +166,10 @@ pub fn render_diagram_svg(d: &Diagram, overlay: &Overlay) -> String {
 /// origin is `cell`, as [`MarkKind::Legal`], with the origin highlighted.
 pub fn moves_from(variant: &dyn Variant, at: &At, cell: &str) -> Result<Marks, RenderError> {
     let diagram = variant.diagram(at)?;
-    let canonical =
-        diagram::canonical_cell(&diagram.board, cell).map_err(|e| RenderError::FromCell {
-            cell: cell.to_string(),
-            reason: e.reason,
-        })?;
+    let canonical = canonical_cell(&diagram.board, cell).map_err(|e| RenderError::FromCell {
+        cell: cell.to_string(),
+        reason: e.reason,
+    })?;
     let legal = variant.legal_actions(at)?;
     let found = variant.action_marks(at, &legal)?;
     let actions = legal

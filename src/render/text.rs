@@ -11,9 +11,9 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::diagram::{Diagram, PieceMark};
 use crate::movement::Facing;
 use crate::rules::Player;
+use crate::rules::drawing::{Diagram, PieceMark};
 use crate::topology::file::AnyBoard;
 use crate::topology::tetra::TetraBoard;
 use crate::topology::{Board, CellId, Square};
@@ -140,7 +140,8 @@ fn tetrahedron(t: &TetraBoard, pieces: &HashMap<&str, &PieceMark>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::{At, find};
+    use crate::registry::find;
+    use crate::variant::At;
 
     fn check(variant: &str, expect: &[&str]) {
         let d = find(variant).unwrap().diagram(&At::default()).unwrap();

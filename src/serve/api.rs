@@ -14,12 +14,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagram::{ActionMark, Diagram, PieceMark};
 use crate::movement::Facing;
 use crate::opponent::{Budget, Settings};
+use crate::record::{Record, RecordVerdict};
 use crate::render::{self, Overlay};
+use crate::rules::drawing::{ActionMark, Diagram, PieceMark};
 use crate::rules::{GameResult, Player};
-use crate::variant::{AnalysisStep, At, MAX_MOVES, Record, RecordVerdict, Variant, VariantError};
+use crate::variant::{AnalysisStep, At, MAX_MOVES, Variant, VariantError};
 
 /// The most time the practice opponent thinks about one move.
 pub const OPPONENT_TIME: std::time::Duration = std::time::Duration::from_millis(1500);
@@ -331,8 +332,8 @@ pub fn load(vs: &[&dyn Variant], req: &LoadRequest) -> Result<GameView, ApiError
         return Err(ApiError::Record { ply, message });
     }
     let start = match &record.start {
-        crate::variant::RecordStart::Initial => None,
-        crate::variant::RecordStart::Edited { position } => Some(position.clone()),
+        crate::record::RecordStart::Initial => None,
+        crate::record::RecordStart::Edited { position } => Some(position.clone()),
     };
     game(
         v,

@@ -5,7 +5,9 @@
 
 use super::ShogiRules;
 use super::position::Position;
-use crate::audit::{Attacked, Audit, Line, Placed, Shield, attacked_pieces, shields_around};
+use crate::rules::audit_facts::{
+    Attacked, Audit, Line, Placed, Shield, attacked_pieces, shields_around,
+};
 use crate::topology::{CellId, Dir};
 
 impl ShogiRules {

@@ -387,8 +387,10 @@ impl ShogiRules {
     /// allow (SS-6.4, read with the drop facing of SS-6.1) onto a cell the
     /// dropped piece could never leave. Nifu and pawn-drop mate depend on
     /// the position, so they are not consulted.
-    fn design(&self) -> crate::design::Facts {
-        use crate::design::{DropFacts, Facts, ImmobileDrop, PawnFacts, PawnPath, fewest_moves};
+    fn design(&self) -> crate::rules::design_facts::Facts {
+        use crate::rules::design_facts::{
+            DropFacts, Facts, ImmobileDrop, PawnFacts, PawnPath, fewest_moves,
+        };
         let b = self.geo.board();
         let mut bishops = Vec::new();
         let mut pawns = Vec::new();
@@ -491,7 +493,7 @@ impl Rules for ShogiRules {
     type Position = Position;
     type Action = Action;
 
-    fn drawing(&self) -> Option<&dyn crate::diagram::Draw<Position, Action>> {
+    fn drawing(&self) -> Option<&dyn crate::rules::drawing::Draw<Position, Action>> {
         Some(self)
     }
     fn variant(&self) -> &str {
@@ -515,10 +517,10 @@ impl Rules for ShogiRules {
     fn in_check(&self, pos: &Position) -> bool {
         self.checked(pos)
     }
-    fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {
+    fn audit_facts(&self) -> Option<&dyn crate::rules::audit_facts::Audit<Position>> {
         Some(self)
     }
-    fn design_facts(&self) -> Option<crate::design::Facts> {
+    fn design_facts(&self) -> Option<crate::rules::design_facts::Facts> {
         Some(self.design())
     }
     fn display_arrows(&self, start: &Position, actions: &[Action]) -> Vec<(String, Facing)> {

@@ -1,8 +1,10 @@
-//! How surface shogi is pictured (see [`crate::diagram`]): pieces with
+//! How surface shogi is pictured (see [`crate::rules::drawing`]): pieces with
 //! their facing where a reversing seam makes it vary, hands, bands and the
 //! facing dropped pieces take.
 
-use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Pieces, Side, facing_if};
+use crate::rules::drawing::{
+    ActionMark, Diagram, Draw, HandMark, PieceMark, Pieces, Side, facing_if,
+};
 use crate::rules::{Player, Rules};
 use crate::topology::file::AnyBoard;
 
@@ -58,13 +60,13 @@ fn names() -> Vec<(String, String)> {
 
 impl Draw<Position, Action> for ShogiRules {
     fn text_cells(&self) -> Vec<String> {
-        crate::placement::chart_text_cells(self.geo.board())
+        crate::rules::drawing::chart_text_cells(self.geo.board())
     }
 
     /// Every kind for both players, promoted where it may be (SS-5), and a
     /// piece that moves by its facing in both facings where a seam can
     /// reverse it (SS-I1, SS-I7), marked `^`/`v` against the drop facing.
-    fn palette(&self) -> Vec<crate::placement::PaletteEntry> {
+    fn palette(&self) -> Vec<crate::rules::drawing::PaletteEntry> {
         use crate::movement::Facing;
         let mut out = Vec::new();
         for owner in [Player::First, Player::Second] {
@@ -87,7 +89,7 @@ impl Draw<Position, Action> for ShogiRules {
                         if facing != home {
                             token.push(if facing == Facing::Up { '^' } else { 'v' });
                         }
-                        out.push(crate::placement::PaletteEntry {
+                        out.push(crate::rules::drawing::PaletteEntry {
                             token,
                             owner,
                             label: kind.letter().to_string(),
@@ -103,12 +105,12 @@ impl Draw<Position, Action> for ShogiRules {
         out
     }
 
-    fn hand_shape(&self) -> Option<crate::placement::HandShape> {
-        Some(crate::placement::HandShape {
-            place: crate::placement::HandPlace::Field(1),
+    fn hand_shape(&self) -> Option<crate::rules::drawing::HandShape> {
+        Some(crate::rules::drawing::HandShape {
+            place: crate::rules::drawing::HandPlace::Field(1),
             entries: Kind::HAND
                 .iter()
-                .map(|k| crate::placement::HandEntry {
+                .map(|k| crate::rules::drawing::HandEntry {
                     letter: k.letter(),
                     label: k.letter().to_string(),
                 })

@@ -9,8 +9,8 @@
 
 use super::TetraRules;
 use super::position::Position;
-use crate::audit::{Attacked, Audit, Placed, Shield, ShieldKind, attacked_pieces};
 use crate::rules::Player;
+use crate::rules::audit_facts::{Attacked, Audit, Placed, Shield, ShieldKind, attacked_pieces};
 use crate::topology::CellId;
 use crate::topology::tetra::TDir;
 

@@ -140,8 +140,10 @@ impl TetraRules {
     /// TS-5.2 allows onto a cell where the piece has no move. The board has
     /// no square cells, so bishops are bound by the parity classes of
     /// GEO-8.5 rather than by a colouring.
-    fn design(&self) -> crate::design::Facts {
-        use crate::design::{DropFacts, Facts, ImmobileDrop, PawnFacts, PawnPath, fewest_moves};
+    fn design(&self) -> crate::rules::design_facts::Facts {
+        use crate::rules::design_facts::{
+            DropFacts, Facts, ImmobileDrop, PawnFacts, PawnPath, fewest_moves,
+        };
         let letter = |owner: Player, k: Kind| {
             let c = self.data.letter_of(k);
             match owner {
@@ -241,7 +243,7 @@ impl Rules for TetraRules {
     type Position = Position;
     type Action = TetraAction;
 
-    fn drawing(&self) -> Option<&dyn crate::diagram::Draw<Position, TetraAction>> {
+    fn drawing(&self) -> Option<&dyn crate::rules::drawing::Draw<Position, TetraAction>> {
         Some(self)
     }
     fn variant(&self) -> &str {
@@ -323,7 +325,7 @@ impl Rules for TetraRules {
         let setup = self.parse_setup(text)?;
         Ok(self.position(&setup)?)
     }
-    fn design_facts(&self) -> Option<crate::design::Facts> {
+    fn design_facts(&self) -> Option<crate::rules::design_facts::Facts> {
         Some(self.design())
     }
     /// Analysis mode (`TS-A1`, `TS-A2`): the mover's actions in the
@@ -374,7 +376,7 @@ impl Rules for TetraRules {
             TetraAction::Drop { kind, to } => TetraAction::Drop { kind, to: phi(to) },
         }
     }
-    fn audit_facts(&self) -> Option<&dyn crate::audit::Audit<Position>> {
+    fn audit_facts(&self) -> Option<&dyn crate::rules::audit_facts::Audit<Position>> {
         Some(self)
     }
     fn perft(&self, pos: &Position, depth: u32) -> u64 {

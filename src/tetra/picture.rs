@@ -1,8 +1,8 @@
-//! How the tetrahedral variants are pictured (see [`crate::diagram`]):
+//! How the tetrahedral variants are pictured (see [`crate::rules::drawing`]):
 //! pieces by their variant letters on the rank slices, hands in the
 //! position text's order, and each side's promotion zone.
 
-use crate::diagram::{ActionMark, Diagram, Draw, HandMark, PieceMark, Pieces, Side};
+use crate::rules::drawing::{ActionMark, Diagram, Draw, HandMark, PieceMark, Pieces, Side};
 use crate::rules::{Player, Rules};
 use crate::topology::file::AnyBoard;
 
@@ -65,7 +65,7 @@ impl Draw<Position, TetraAction> for TetraRules {
 
     /// Every kind of the army for both players, promoted where it may be
     /// (TS-4.3); the tetrahedron has no facing.
-    fn palette(&self) -> Vec<crate::placement::PaletteEntry> {
+    fn palette(&self) -> Vec<crate::rules::drawing::PaletteEntry> {
         let mut out = Vec::new();
         for owner in [Player::First, Player::Second] {
             for &kind in &self.data.kinds {
@@ -84,7 +84,7 @@ impl Draw<Position, TetraAction> for TetraRules {
                             promoted,
                         },
                     );
-                    out.push(crate::placement::PaletteEntry {
+                    out.push(crate::rules::drawing::PaletteEntry {
                         token,
                         owner,
                         label: self.data.letter_of(kind).to_string(),
@@ -101,15 +101,15 @@ impl Draw<Position, TetraAction> for TetraRules {
 
     /// Counted letters in the army's order, the field after the side
     /// (TS-7.3); a switching pair under its first kind (TH-5.1).
-    fn hand_shape(&self) -> Option<crate::placement::HandShape> {
-        Some(crate::placement::HandShape {
-            place: crate::placement::HandPlace::Field(1),
+    fn hand_shape(&self) -> Option<crate::rules::drawing::HandShape> {
+        Some(crate::rules::drawing::HandShape {
+            place: crate::rules::drawing::HandPlace::Field(1),
             entries: self
                 .data
                 .kinds
                 .iter()
                 .filter(|&&k| !k.is_royal() && self.data.hand_class(k) == k)
-                .map(|&k| crate::placement::HandEntry {
+                .map(|&k| crate::rules::drawing::HandEntry {
                     letter: self.data.letter_of(k),
                     label: self.data.letter_of(k).to_string(),
                 })

@@ -13,7 +13,7 @@
 //!   files, protocol replies).
 //!
 //! Two drivers run them: `fuzz/` (cargo-fuzz, libFuzzer, nightly) and
-//! `tests/fuzz.rs` (stable, in process, seeded from the corpus, the records
+//! `tests/fuzz_targets.rs` (stable, in process, seeded from the corpus, the records
 //! and the spec, with structure-aware mutations), which also replays every
 //! input saved under `tests/fuzz-regressions/<target>/`.
 //!
@@ -33,8 +33,9 @@ use crate::conformance::expectations::Expectations;
 use crate::conformance::protocol::{Command, Request};
 use crate::conformance::reference::Reference;
 use crate::conformance::{Check, Corpus};
+use crate::record::{Record, RecordStart, RecordVerdict};
 use crate::spec::Library;
-use crate::variant::{At, Played, Record, RecordStart, RecordVerdict, Variant, VariantError};
+use crate::variant::{At, Played, Variant, VariantError};
 
 /// The longest error message a target accepts. A message names its place
 /// and quotes at most about 200 characters of the input, so a bound a few
@@ -45,7 +46,7 @@ pub const MAX_MESSAGE_CHARS: usize = 1000;
 pub type Target = fn(&[u8]) -> u64;
 
 /// Every target by name; `fuzz/fuzz_targets/<name>.rs` and the trials of
-/// `tests/fuzz.rs` are one per entry.
+/// `tests/fuzz_targets.rs` are one per entry.
 pub const TARGETS: [(&str, Target); 15] = [
     ("position", position),
     ("action", action),
@@ -187,7 +188,7 @@ pub fn action(data: &[u8]) -> u64 {
     let mut words = head.split_whitespace();
     let name = words.next().unwrap_or("");
     let index: usize = words.next().and_then(|k| k.parse().ok()).unwrap_or(0);
-    let variants = crate::variant::registry();
+    let variants = crate::registry::variants();
     let vi = variants
         .iter()
         .position(|v| v.name() == name)
@@ -231,7 +232,7 @@ pub fn record(data: &[u8]) -> u64 {
     let back: Record = serde_json::from_str(&printed)
         .unwrap_or_else(|e| panic!("the printed record does not read back ({e}): {printed}"));
     assert_eq!(back, record, "the record changes in a serde round trip");
-    let Some(v) = crate::variant::registry()
+    let Some(v) = crate::registry::variants()
         .iter()
         .find(|v| v.name() == record.variant)
     else {
@@ -637,7 +638,7 @@ pub fn spots() -> &'static [Vec<Spot>] {
     static SPOTS: OnceLock<Vec<Vec<Spot>>> = OnceLock::new();
     SPOTS.get_or_init(|| {
         let corpus = Corpus::builtin().expect("the built-in corpus loads");
-        crate::variant::registry()
+        crate::registry::variants()
             .iter()
             .map(|v| {
                 let v = v.as_ref();
@@ -747,7 +748,7 @@ fn at(position: Option<&str>) -> At<'_> {
 /// The variant named by the first line, or one picked by its hash, and the
 /// text after it.
 fn pick_variant(input: &str) -> (&'static dyn Variant, &str) {
-    let variants = crate::variant::registry();
+    let variants = crate::registry::variants();
     let (head, text) = input.split_once('\n').unwrap_or(("", input));
     let v = variants
         .iter()

@@ -12,10 +12,10 @@
 //! Cells are named as the variant's notation names them (`e5`, `I:d4`,
 //! `e5.3`), so a diagram never leaks internal cell indices.
 
+use super::Player;
 use crate::movement::Facing;
-use crate::rules::Player;
 use crate::topology::file::AnyBoard;
-use crate::topology::{Board, CoordError, Dir};
+use crate::topology::{Board, Dir};
 
 /// One piece on the board.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -137,10 +137,10 @@ pub trait Draw<P, A> {
     fn text_cells(&self) -> Vec<String>;
     /// Every piece a position editor may place on this variant's board,
     /// with its token and how a picture shows it.
-    fn palette(&self) -> Vec<crate::placement::PaletteEntry>;
+    fn palette(&self) -> Vec<PaletteEntry>;
     /// How the hands are written in the position text; `None` for a
     /// family without hands.
-    fn hand_shape(&self) -> Option<crate::placement::HandShape> {
+    fn hand_shape(&self) -> Option<HandShape> {
         None
     }
     /// The pieces alone; taken from the diagram unless a family has a
@@ -171,65 +171,72 @@ pub fn facing_if(matters: bool, f: Facing) -> Option<Facing> {
     matters.then_some(f)
 }
 
-/// The board's own name for a cell written `text`, or why it is no cell.
-pub fn canonical_cell(board: &AnyBoard, text: &str) -> Result<String, CoordError> {
-    match board {
-        AnyBoard::Charts(b) => b
-            .parse_cell(text.trim())
-            .map(|c| b.cell_name(c).to_string()),
-        AnyBoard::Tetrahedron(t) => t
-            .parse_cell(text.trim())
-            .map(|c| t.cell_name(c).to_string()),
-    }
+/// One piece an editor may place, as the position text writes it and as a
+/// picture of the position shows it ([`crate::rules::drawing::PieceMark`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PaletteEntry {
+    /// The piece exactly as the position text writes it on a cell.
+    pub token: String,
+    pub owner: Player,
+    /// The kind as the picture labels it (upper case, no promotion mark).
+    pub label: String,
+    pub promoted: bool,
+    /// The facing, where this board's seams can reverse it (as the
+    /// picture shows it); `None` elsewhere, where it is the owner's.
+    pub facing: Option<Facing>,
+    /// A two-faced token's hidden face (Kyoto), as a letter.
+    pub other_face: Option<String>,
+    /// A chess pawn's double-step flag when the token states it (`+`
+    /// set, `-` clear); `None` for the text's default on the cell it is
+    /// put on, and for every other piece.
+    pub double_step: Option<bool>,
 }
 
-/// The longest start of `text` that names a cell, with what follows it.
-fn leading_cell<'t>(board: &AnyBoard, text: &'t str) -> Option<(String, &'t str)> {
-    (1..=text.len())
-        .rev()
-        .filter(|&end| text.is_char_boundary(end))
-        .find_map(|end| {
-            canonical_cell(board, &text[..end])
-                .ok()
-                .map(|c| (c, &text[end..]))
-        })
+/// How a family writes its hands, for editing them as text.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct HandShape {
+    pub place: HandPlace,
+    /// What a hand may hold, in the order the text writes it.
+    pub entries: Vec<HandEntry>,
+    /// Whether a count is written before a letter (`2P`); otherwise the
+    /// letter is repeated (`PP`).
+    pub counted: bool,
+    /// The text of two empty hands (`-`, or nothing).
+    pub empty: String,
 }
 
-/// Places an action text by the cells it names, without asking whether it
-/// is legal: `from-to` with optional promotion and facing marks after it,
-/// or `X*to` for a drop. An engine's wrong answer is drawn where it claims
-/// to go this way; `None` when the text names no cells.
-pub fn loose_mark(board: &AnyBoard, text: &str) -> Option<ActionMark> {
-    let t = text.trim();
-    if let Some((piece, rest)) = t.split_once('*') {
-        let (to, _) = leading_cell(board, rest)?;
-        return Some(ActionMark {
-            from: None,
-            to,
-            facing: None,
-            drop: Some(piece.to_string()),
-            promote: false,
-        });
+/// Where the hands stand in a position text.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum HandPlace {
+    /// In brackets right after the placement (Kyoto).
+    Bracket,
+    /// The field with this index among those after the placement.
+    Field(usize),
+}
+
+/// One kind a hand may hold.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct HandEntry {
+    /// The upper-case letter the position text writes (the first player's;
+    /// the second player's is its lower case).
+    pub letter: char,
+    /// The label a picture of the hand gives it
+    /// ([`crate::rules::drawing::HandMark`]).
+    pub label: String,
+}
+
+/// The placement's cells of a board of charts, in the order every chart
+/// family writes them: charts in the board's order, each chart's ranks from
+/// the highest down, each rank from file `a`.
+pub fn chart_text_cells(board: &crate::topology::Board) -> Vec<String> {
+    let mut out = Vec::with_capacity(board.cell_count());
+    for chart in 0..board.chart_count() as u8 {
+        for y in (0..board.height()).rev() {
+            for x in 0..board.width() {
+                let c = board.cell(crate::topology::Square { chart, x, y });
+                out.push(board.cell_name(c).to_string());
+            }
+        }
     }
-    let (from, rest) = leading_cell(board, t)?;
-    let rest = rest.strip_prefix('-').or_else(|| rest.strip_prefix('x'))?;
-    let (to, suffix) = leading_cell(board, rest)?;
-    let facing = if suffix.contains('^') {
-        Some(Facing::Up)
-    } else if suffix.contains('v') {
-        Some(Facing::Down)
-    } else {
-        None
-    };
-    Some(ActionMark {
-        from: Some(from),
-        to,
-        facing,
-        drop: None,
-        // `=` alone declines a promotion; `=Q` or `=X` changes the piece.
-        promote: suffix.contains('+')
-            || suffix
-                .split_once('=')
-                .is_some_and(|(_, r)| r.starts_with(|c: char| c.is_ascii_alphabetic())),
-    })
+    out
 }

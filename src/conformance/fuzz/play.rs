@@ -330,7 +330,7 @@ mod tests {
         // the rook on a8 checks from a9 along rank 9, the king steps to
         // e8, the rook steps back and checks along rank 8, the king steps
         // back, and so on.
-        let v = crate::variant::find("shogi-flat").unwrap();
+        let v = crate::registry::find("shogi-flat").unwrap();
         let start = "4k4/R8/9/9/9/9/9/9/9 A - 1";
         let mut walk = v.walk(Some(start)).unwrap();
         let mut budget = HUNT_BUDGET;

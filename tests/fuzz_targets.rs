@@ -1,4 +1,4 @@
-//! The fuzz targets of `seams::fuzz` on stable Rust, in process.
+//! The fuzz targets of `seams::fuzz_targets` on stable Rust, in process.
 //!
 //! Two trials per target: `fuzz::<target>` mutates seed inputs for a time
 //! (`SEAMS_FUZZ_SECONDS`, default 2) or a number of inputs
@@ -20,7 +20,7 @@
 //! on; the regression trial checks that each listed input still fails that
 //! way, so the line goes when the fix comes. Anything unlisted fails.
 //!
-//! `SEAMS_FUZZ_INPUTS=10000000 cargo test --release --test fuzz -- action`
+//! `SEAMS_FUZZ_INPUTS=10000000 cargo test --release --test fuzz_targets -- action`
 //! is a long run of one target. The same targets run under libFuzzer from
 //! `fuzz/` (see `fuzz/README.md`).
 
@@ -35,7 +35,7 @@ use seams::conformance::engine::{AskError, Embedded, Engine};
 use seams::conformance::protocol::{Command, Hello, Request};
 use seams::conformance::reference::Reference;
 use seams::conformance::{Check, Corpus};
-use seams::fuzz::{TARGETS, Target};
+use seams::fuzz_targets::{TARGETS, Target};
 use seams::variant::Variant;
 use serde_json::Value;
 
@@ -209,7 +209,7 @@ fn run_one(target: Target, input: &[u8]) -> Result<u64, (String, String)> {
 }
 
 fn fuzz(name: &'static str, target: Target, budget: Budget, open: &[Open]) -> Result<(), Failed> {
-    let seed = budget.seed ^ seams::fuzz::hash(name.as_bytes());
+    let seed = budget.seed ^ seams::fuzz_targets::hash(name.as_bytes());
     let mut rng = Rng(seed);
     let seeds = seeds(name);
     if seeds.is_empty() {
@@ -410,7 +410,7 @@ fn shrink(target: Target, input: &[u8], location: &str, message: &str) -> Vec<u8
 
 fn save(name: &str, input: &[u8]) -> PathBuf {
     let dir = regression_dir(name);
-    let path = dir.join(format!("{:016x}", seams::fuzz::hash(input)));
+    let path = dir.join(format!("{:016x}", seams::fuzz_targets::hash(input)));
     if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, input)) {
         eprintln!("cannot save {}: {e}", path.display());
     }
@@ -913,7 +913,7 @@ fn corpus() -> Corpus {
 }
 
 fn registry() -> Vec<&'static dyn Variant> {
-    seams::variant::registry()
+    seams::registry::variants()
         .iter()
         .map(|v| v.as_ref())
         .collect()
@@ -924,14 +924,14 @@ fn seeds(name: &str) -> Vec<Vec<u8>> {
     match name {
         "position" => {
             let mut out = Vec::new();
-            let spots = seams::fuzz::spots();
+            let spots = seams::fuzz_targets::spots();
             for (vi, v) in registry().into_iter().enumerate() {
                 for spot in &spots[vi] {
                     out.push(text(format!("{}\n{}", v.name(), spot.position)));
                 }
                 // The corpus's own spellings, before normalising.
                 for (_, case) in &corpus().cases {
-                    for p in seams::fuzz::case_positions(&case.check, v.name()) {
+                    for p in seams::fuzz_targets::case_positions(&case.check, v.name()) {
                         out.push(text(format!("{}\n{p}", v.name())));
                     }
                 }
@@ -961,7 +961,7 @@ fn seeds(name: &str) -> Vec<Vec<u8>> {
         }
         "action" => {
             let mut out = Vec::new();
-            let spots = seams::fuzz::spots();
+            let spots = seams::fuzz_targets::spots();
             let variants = registry();
             for (vi, v) in variants.iter().enumerate() {
                 for (k, spot) in spots[vi].iter().enumerate() {
@@ -1125,7 +1125,7 @@ fn seeds(name: &str) -> Vec<Vec<u8>> {
                 .map(|mut r| {
                     r.id = 1;
                     if let Command::Perft { depth, .. } = &mut r.command {
-                        *depth = (*depth).min(seams::fuzz::REQUEST_MAX_PERFT_DEPTH);
+                        *depth = (*depth).min(seams::fuzz_targets::REQUEST_MAX_PERFT_DEPTH);
                     }
                     reference.handle(&r).to_string().into_bytes()
                 })

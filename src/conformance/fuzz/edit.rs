@@ -263,7 +263,7 @@ mod tests {
 
     #[test]
     fn made_up_positions_are_often_accepted() {
-        for v in crate::variant::registry() {
+        for v in crate::registry::variants() {
             let mut rng = Rng::new(5);
             let mut accepted = 0;
             for _ in 0..200 {

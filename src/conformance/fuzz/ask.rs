@@ -12,11 +12,12 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::conformance::case::Place;
+use crate::conformance::engine::ErrorKind;
 use crate::conformance::engine::{AskError, Engine};
 use crate::conformance::protocol::{
     ApplyReply, Command, EXTENSION_PREFIX, Hello, PerftReply, StatusReply,
 };
-use crate::conformance::runner::{ErrorKind, OutcomeKind};
+use crate::conformance::runner::OutcomeKind;
 use crate::variant::{At, Variant};
 use crate::walk::Walk;
 

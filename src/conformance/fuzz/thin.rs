@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn castling_refusals_are_named_by_their_reason() {
-        let v = crate::variant::find("chess-flat").unwrap();
+        let v = crate::registry::find("chess-flat").unwrap();
         // The black rook on f8 attacks White's transit cell f1.
         let walk = v.walk(Some("k4r2/8/8/8/8/8/8/4K2R w K - 0 1")).unwrap();
         assert_eq!(castling_refusals(&*walk), vec![Spot::CastlingThroughCheck]);

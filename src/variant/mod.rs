@@ -1,0 +1,395 @@
+//! Rule families seen through text: the one interface the CLI, the corpus
+//! checker and the engine protocol use. Positions and actions are strings
+//! in each family's documented formats. [`Variant`] is implemented once,
+//! for every [`Rules`] family, in `for_rules.rs`, so a family never writes
+//! glue code; `read.rs` keeps a position read from its text for several
+//! questions, and `records.rs` verifies a record's JSON as a stream. The
+//! shipped variants are listed by [`crate::registry`].
+
+mod for_rules;
+mod read;
+mod records;
+
+use serde::{Deserialize, Serialize};
+
+use crate::quote;
+use crate::record::{Record, RecordHead, RecordVerdict, Replay};
+use crate::rules::{
+    ActionError, GameResult, MAX_POSITION_TEXT_BYTES, Player, PositionError, Rules,
+};
+use crate::session::Session;
+
+pub use read::ReadPosition;
+pub use records::{RecordJsonError, verify_record_json};
+
+/// The deepest perft any command, protocol request or corpus case may ask
+/// for. The deepest perft ever published is 15 (orthodox chess); the bound
+/// keeps a typo such as `4294967295` from recursing until the stack
+/// overflows, while any real question stays far below it.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
+/// The most actions a question may play before it is asked (`--moves`, a
+/// protocol request's `moves`). Game records are not bounded by it: they
+/// are replayed as a stream.
+pub const MAX_MOVES: usize = 100_000;
+
+/// An action error whose message quotes at most a little of the text.
+fn bounded(e: ActionError) -> ActionError {
+    ActionError {
+        code: e.code,
+        message: quote::bounded(&e.message).into_owned(),
+    }
+}
+
+/// Refuses a move list above [`MAX_MOVES`].
+fn check_moves(at: &At) -> Result<(), VariantError> {
+    check_move_count(at.moves)
+}
+
+/// Refuses a move list above [`MAX_MOVES`].
+pub fn check_move_count(moves: &[String]) -> Result<(), VariantError> {
+    if moves.len() > MAX_MOVES {
+        return Err(VariantError::TooManyMoves { count: moves.len() });
+    }
+    Ok(())
+}
+
+/// A game from `at`'s start with its moves played as actions of that game
+/// (so a move after the game's end is refused, unlike [`reach`]).
+pub fn session_at<'v>(v: &'v dyn Variant, at: &At) -> Result<Box<dyn Session + 'v>, VariantError> {
+    check_moves(at)?;
+    let mut session = v.session(at.position)?;
+    for (i, text) in at.moves.iter().enumerate() {
+        session.play(text).map_err(|error| VariantError::Move {
+            ply: i + 1,
+            text: quote::excerpt(text).into_owned(),
+            error,
+        })?;
+    }
+    Ok(session)
+}
+
+/// Refuses a perft depth above [`MAX_PERFT_DEPTH`].
+pub fn check_perft_depth(depth: u32) -> Result<(), VariantError> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(VariantError::PerftDepth { depth });
+    }
+    Ok(())
+}
+
+/// Where a question is asked: a position (default: the initial one) and
+/// actions played from it first.
+#[derive(Clone, Debug, Default)]
+pub struct At<'a> {
+    pub position: Option<&'a str>,
+    pub moves: &'a [String],
+}
+
+/// One experiment of an analysis line: an action (canonical text) played
+/// by `mover`, with king safety on or off.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisStep {
+    pub action: String,
+    pub mover: Player,
+    pub king_safety: bool,
+}
+
+/// Where an analysis line stands.
+#[derive(Clone, Debug)]
+pub struct AnalysisLine {
+    /// The position text (which the text reader may refuse: see
+    /// `refused`).
+    pub position: String,
+    /// Why the text reader refuses the position, if it does: such a
+    /// position is an experiment's alone and cannot start a game.
+    pub refused: Option<String>,
+    pub diagram: crate::rules::drawing::Diagram,
+    /// What the mover may try next, sorted by text.
+    pub moves: Vec<(String, crate::rules::drawing::ActionMark)>,
+}
+
+/// A question that cannot be asked: its position or a leading move is bad.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VariantError {
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    #[error("move {ply} '{}' cannot be played: {error}", crate::quote::excerpt(.text))]
+    Move {
+        ply: usize,
+        text: String,
+        error: ActionError,
+    },
+    #[error("unknown variant '{}' ({known})", crate::quote::excerpt(.name))]
+    Unknown {
+        name: String,
+        known: crate::names::Known,
+    },
+    #[error("variant '{variant}' cannot be pictured")]
+    NoPicture { variant: String },
+    #[error("perft depth {depth} is above the limit of {MAX_PERFT_DEPTH}")]
+    PerftDepth { depth: u32 },
+    #[error("{count} moves to play first; at most {MAX_MOVES} are taken")]
+    TooManyMoves { count: usize },
+    #[error(
+        "{bytes} bytes of position text; a position text has at most {MAX_POSITION_TEXT_BYTES}"
+    )]
+    TooLong { bytes: usize },
+    #[error(transparent)]
+    Edit(#[from] crate::placement::EditError),
+}
+
+/// The state after playing moves as a game (endings adjudicated).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Played {
+    pub position: String,
+    pub to_move: Player,
+    pub in_check: bool,
+    pub result: Option<GameResult>,
+    pub key: String,
+    /// How often the current position has occurred in this game.
+    pub occurrences: u32,
+}
+
+/// A rule family instance seen through text.
+pub trait Variant: Send + Sync {
+    fn name(&self) -> &str;
+    fn rules_version(&self) -> &str;
+    /// Rule features beyond the basic commands (see [`Rules::capabilities`]).
+    fn capabilities(&self) -> &'static [&'static str];
+    fn start_position(&self) -> String;
+    /// Canonical texts of all legal actions, sorted.
+    fn legal_actions(&self, at: &At) -> Result<Vec<String>, VariantError>;
+    /// Whether `action` is legal (its canonical text) or why not.
+    fn check_action(
+        &self,
+        at: &At,
+        action: &str,
+    ) -> Result<Result<String, ActionError>, VariantError>;
+    fn perft(&self, at: &At, depth: u32) -> Result<u64, VariantError>;
+    /// Perft below each legal action, sorted by action text.
+    fn divide(&self, at: &At, depth: u32) -> Result<Vec<(String, u64)>, VariantError>;
+    /// Plays the moves as a game and reports the state and result.
+    fn play(&self, at: &At) -> Result<Played, VariantError>;
+    /// The position after the moves with game-end rules ignored, as
+    /// (position text, repetition key).
+    fn reached(&self, at: &At) -> Result<(String, String), VariantError>;
+    fn verify_record(&self, record: &Record) -> RecordVerdict;
+    /// Starts replaying a record one action at a time (the streaming form
+    /// of [`Variant::verify_record`]), or says why its head is refused.
+    fn replay<'s>(&'s self, head: &RecordHead) -> Result<Box<dyn Replay + 's>, RecordVerdict>;
+    /// Whether Φ maps the initial position to itself with the other player
+    /// to move (compared by repetition key); `None` when the family cannot
+    /// pass the move.
+    fn start_exchange_symmetric(&self) -> Option<bool>;
+    /// Analysis mode: the actions `mover` could take (either army), with
+    /// king safety on or off, sorted; `None` when the family has none.
+    /// Notation is that of a position with `mover` to move.
+    fn analysis_actions(
+        &self,
+        at: &At,
+        mover: Player,
+        king_safety: bool,
+    ) -> Result<Option<Vec<String>>, VariantError>;
+    /// Analysis mode with pictures: the line of experiments `steps`
+    /// played from `at` (each by its mover, with king safety as it says),
+    /// then what `mover` may try next (see [`Variant::analysis_actions`]).
+    /// The line goes through positions as values, never as text, since an
+    /// experiment may leave one the text refuses (a king left in check
+    /// with the move passed). `None` when the family has no analysis mode.
+    fn analysis_line(
+        &self,
+        at: &At,
+        steps: &[AnalysisStep],
+        mover: Player,
+        king_safety: bool,
+    ) -> Result<Option<AnalysisLine>, VariantError>;
+    /// The opening audit of the position (see [`crate::audit`]); `plies`
+    /// is checked by [`crate::audit::audit_variant`].
+    fn audit(&self, at: &At, plies: u32) -> Result<crate::audit::Report, VariantError>;
+    /// The position as a picture (see [`crate::rules::drawing`]).
+    fn diagram(&self, at: &At) -> Result<crate::rules::drawing::Diagram, VariantError>;
+    /// Each action text placed on the picture of the position, or why it
+    /// cannot be: one bad text does not spoil the others.
+    fn action_marks(
+        &self,
+        at: &At,
+        actions: &[String],
+    ) -> Result<Vec<Result<crate::rules::drawing::ActionMark, ActionError>>, VariantError>;
+    /// The display arrows of a game (see [`Rules::display_arrows`]):
+    /// `actions` played from `start` (default: the initial position) as a
+    /// game's actions, the decisions `resign` and `draw` moving nothing.
+    /// Each arrow is (canonical cell, facing); empty for a family or board
+    /// without display arrows. A bad start or action is the error
+    /// [`Variant::play`] gives, naming its ply.
+    fn display_arrows(
+        &self,
+        start: Option<&str>,
+        actions: &[String],
+    ) -> Result<Vec<(String, crate::movement::Facing)>, VariantError>;
+    /// The designer facts of the variant's data (see [`crate::design`]).
+    fn design_facts(&self) -> Option<crate::rules::design_facts::Facts>;
+    /// The position editor's pieces: every piece that may be placed on
+    /// this variant's board, as its position text writes it (empty for a
+    /// family that cannot be pictured).
+    fn edit_palette(&self) -> Vec<crate::rules::drawing::PaletteEntry>;
+    /// Every cell's canonical name in the order the position text writes
+    /// the placement (empty for a family that cannot be pictured).
+    fn edit_cells(&self) -> Vec<String>;
+    /// What a hand may hold and how the text writes it; `None` for a
+    /// family without hands.
+    fn edit_hands(&self) -> Option<crate::rules::drawing::HandShape>;
+    /// `position` (a text of this variant's shape, not necessarily a
+    /// position) with `token` put on `cell`, or the cell emptied. Nothing
+    /// but the shape is checked: an unknown cell, a token not in the
+    /// palette, or a text that cannot be cut into this board's cells is an
+    /// error naming the value; [`Variant::validate`] gives the verdict.
+    fn edit_place(
+        &self,
+        position: &str,
+        cell: &str,
+        token: Option<&str>,
+    ) -> Result<String, VariantError>;
+    /// `position` with `player` to move (the text's side field).
+    fn edit_side(&self, position: &str, player: Player) -> Result<String, VariantError>;
+    /// `position` with `player` holding `count` of the hand kind `label`
+    /// (its text letter, or its picture label); an error for a family
+    /// without hands.
+    fn edit_hand(
+        &self,
+        position: &str,
+        player: Player,
+        label: &str,
+        count: u32,
+    ) -> Result<String, VariantError>;
+    /// The reference's verdict on a position text: its canonical text, or
+    /// the exact error of its reading.
+    fn validate(&self, position: &str) -> Result<String, VariantError>;
+    /// The pieces a position text places, read as the editor wrote them
+    /// and not checked by the rules: what an editor shows while the
+    /// position is not yet one the reference accepts. Tokens outside the
+    /// palette are left out (the reference's error names them).
+    fn edit_pieces(
+        &self,
+        position: &str,
+    ) -> Result<Vec<crate::rules::drawing::PieceMark>, VariantError>;
+    /// The position `text` (default: the initial one) read once, to be
+    /// asked several questions (see [`ReadPosition`]).
+    fn read(&self, text: Option<&str>) -> Result<Box<dyn ReadPosition + '_>, VariantError>;
+    /// A game from `start` (default: the initial position) played one
+    /// action at a time, with facts about each legal action (see
+    /// [`crate::walk`]); `seams fuzz` plays its random games with it.
+    fn walk(&self, start: Option<&str>) -> Result<Box<dyn crate::walk::Walk + '_>, VariantError>;
+    /// The practice opponent's choice in the position `at` reaches (see
+    /// [`crate::opponent`]): the canonical action text, or `None` when the
+    /// side to move has no legal action. The moves of `at` are its game
+    /// so far, against which it judges returns to earlier positions; a
+    /// result already reached is not consulted. `stop`, set from another
+    /// thread, ends the search early.
+    fn opponent_choice(
+        &self,
+        at: &At,
+        settings: &crate::opponent::Settings,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Result<Option<crate::opponent::Choice<String>>, VariantError>;
+    /// A new game from the initial position, or from an edited setup
+    /// (position text), which its record labels as edited.
+    fn session(&self, start: Option<&str>) -> Result<Box<dyn Session + '_>, VariantError>;
+    /// A saved game, replayed and checked as `record verify` checks it,
+    /// ready to go on; the verdict when the record is refused.
+    fn resume(&self, record: &Record) -> Result<Box<dyn Session + '_>, RecordVerdict>;
+}
+
+/// Why an audit cannot be asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AuditError {
+    #[error("--plies must be between 1 and {max}, not {0}", max = crate::audit::MAX_PLIES)]
+    Plies(u32),
+    #[error(transparent)]
+    Variant(#[from] VariantError),
+}
+
+/// The opening audit of a position of `variant` (any variant, those of an
+/// edited spec included), with `plies` checked.
+pub fn audit_of(
+    variant: &dyn Variant,
+    at: &At,
+    plies: u32,
+) -> Result<crate::audit::Report, AuditError> {
+    if plies == 0 || plies > crate::audit::MAX_PLIES {
+        return Err(AuditError::Plies(plies));
+    }
+    Ok(variant.audit(at, plies)?)
+}
+
+/// Perft below each legal action of `at`, sorted by action text, with the
+/// root split across `threads` workers (at least 1): the counts are those
+/// of [`Variant::divide`], whatever the number of threads.
+pub fn divide_parallel(
+    v: &dyn Variant,
+    at: &At,
+    depth: u32,
+    threads: usize,
+) -> Result<Vec<(String, u64)>, VariantError> {
+    check_perft_depth(depth)?;
+    if threads <= 1 || depth == 0 {
+        return v.divide(at, depth);
+    }
+    let roots = v.legal_actions(at)?;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let counts: Vec<std::sync::atomic::AtomicU64> =
+        roots.iter().map(|_| Default::default()).collect();
+    let work = || -> Result<(), VariantError> {
+        loop {
+            // Workers take the next root action until none is left, so a
+            // slow subtree does not hold back the others.
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(action) = roots.get(i) else {
+                return Ok(());
+            };
+            let mut moves = at.moves.to_vec();
+            moves.push(action.clone());
+            let below = v.perft(
+                &At {
+                    position: at.position,
+                    moves: &moves,
+                },
+                depth - 1,
+            )?;
+            counts[i].store(below, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(roots.len().max(1)))
+            .map(|_| scope.spawn(work))
+            .collect();
+        workers
+            .into_iter()
+            // A worker's panic is a bug in the rules: pass it on.
+            .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect::<Result<Vec<()>, VariantError>>()
+    })?;
+    let mut out: Vec<(String, u64)> = roots
+        .into_iter()
+        .zip(counts)
+        .map(|(a, n)| (a, n.into_inner()))
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// Looks a variant up by name in `variants` (the shipped ones, or those of
+/// an edited spec); the error lists the names and suggests the nearest.
+pub fn find_in<'v>(
+    variants: &[&'v dyn Variant],
+    name: &str,
+) -> Result<&'v dyn Variant, VariantError> {
+    variants
+        .iter()
+        .find(|v| v.name() == name)
+        .copied()
+        .ok_or_else(|| VariantError::Unknown {
+            name: quote::excerpt(name).into_owned(),
+            known: crate::names::Known::new(name, variants.iter().map(|v| v.name())),
+        })
+}
