@@ -48,11 +48,59 @@ fn imports_follow_the_layers_of_architecture_md() {
     let layers = read_layers(&architecture).unwrap_or_else(|e| panic!("ARCHITECTURE.md: {e}"));
     let sources = read_sources(&root.join("src"));
     let problems = check(&layers, &sources);
+    // Shown with `--nocapture`: how many files of each layer import from
+    // each lower one (a file counted once per file it imports from).
+    println!("{}", layer_counts(&layers, &sources));
     assert!(
         problems.is_empty(),
         "the imports of src/ disagree with the layers of ARCHITECTURE.md:\n  {}",
         problems.join("\n  ")
     );
+}
+
+/// A table of imports between layers: for each layer, how many
+/// (importing file, imported file) pairs land in each layer at or below it.
+fn layer_counts(layers: &[Layer], sources: &[Source]) -> String {
+    let layer_of = |path: &str| -> Option<u32> {
+        let s = sources.iter().find(|s| s.path == path)?;
+        let module = if s.module.first().is_some_and(|m| m == "main") {
+            vec!["main".to_string()]
+        } else {
+            s.module.clone()
+        };
+        unit_of(layers, &module).map(|(_, l)| l.number)
+    };
+    let mut counts: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+    for (file, found) in imports(sources) {
+        let Some(from) = layer_of(&file) else {
+            continue;
+        };
+        let targets: BTreeSet<&String> = found.iter().map(|i| &i.to).collect();
+        for to in targets.into_iter().filter_map(|t| layer_of(t)) {
+            *counts.entry((from, to)).or_default() += 1;
+        }
+    }
+    let name = |n: u32| {
+        layers
+            .iter()
+            .find(|l| l.number == n)
+            .map_or("?", |l| l.name.as_str())
+    };
+    let mut out = String::from("file imports by layer (from -> to: files):\n");
+    for l in layers {
+        let row: Vec<String> = counts
+            .iter()
+            .filter(|((from, _), _)| *from == l.number)
+            .map(|((_, to), n)| format!("{} {n}", name(*to)))
+            .collect();
+        out.push_str(&format!(
+            "  {:>2} {:<12} -> {}\n",
+            l.number,
+            l.name,
+            row.join(", ")
+        ));
+    }
+    out
 }
 
 /// The checker itself, on small trees: it must find each kind of problem,

@@ -10,15 +10,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
 use seams::conformance::case::CaseFile;
-use seams::conformance::engine::Engine;
 use seams::conformance::expectations::Expectations;
 use seams::conformance::fuzz::{
     self, DEFAULT_GAMES, DEFAULT_PLIES, Finding, Options, Progress, report::Report,
 };
+use seams::conformance::run::{self, EngineChoice};
 use seams::files::write_atomically;
 
 use super::Rulebook;
-use super::conform::{LimitArgs, run_deadline, start_engine};
+use super::limits::{LimitArgs, run_deadline};
 
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
 pub enum FuzzFormat {
@@ -205,13 +205,13 @@ pub fn fuzz(book: &Rulebook, a: FuzzArgs) -> Result<ExitCode> {
         book.variant(v)?;
     }
     let deadline = run_deadline(a.max_time)?;
-    let mut limits = a.limits.limits(a.timeout_ms)?;
-    if let Some(d) = deadline {
-        limits.hello_timeout = limits
-            .hello_timeout
-            .min(d.saturating_duration_since(std::time::Instant::now()));
-    }
-    let mut engine = start_engine(&a.engine, limits)?;
+    let mut engine = run::start(
+        EngineChoice::Command {
+            command: a.engine.clone(),
+            limits: a.limits.limits(a.timeout_ms)?,
+        },
+        deadline,
+    )?;
     let hello = engine.hello().clone();
     let opts = Options {
         games: a.games,
@@ -227,7 +227,7 @@ pub fn fuzz(book: &Rulebook, a: FuzzArgs) -> Result<ExitCode> {
     let plan = fuzz::plan(&hello, &reference, &a.variants, &opts)?;
     catch_interrupt();
     let bar = super::out::progress(a.games as usize * plan.variants.len());
-    let run = fuzz::run(&mut engine, &plan, &opts, &mut |p: &Progress| {
+    let run = fuzz::run(engine.as_mut(), &plan, &opts, &mut |p: &Progress| {
         if let Some(bar) = &bar {
             let rate = p.positions as f64 / p.elapsed.as_secs_f64().max(1e-9);
             bar.set_position(p.games_done);

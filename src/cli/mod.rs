@@ -12,10 +12,13 @@
 mod out;
 mod audit;
 mod bench;
+mod bisect;
 mod conform;
 mod corpus;
+mod engine;
 mod fuzz;
 mod geometry;
+mod limits;
 mod play;
 mod position;
 mod record;
@@ -166,7 +169,7 @@ pub enum Command {
     ///   seams engine --mutant seam-keeps-facing     # a deliberately wrong engine
     ///   seams conform --engine "seams engine --mutant cone-diagonals"
     #[command(verbatim_doc_comment)]
-    Engine(conform::EngineArgs),
+    Engine(engine::EngineArgs),
     /// List the mutants `seams engine --mutant` serves.
     Mutants,
     /// Work with corpus files.
@@ -194,7 +197,7 @@ pub enum Command {
     /// Example:
     ///   seams bisect --engine "./my-engine" --variant shogi-klein --depth 4 --out found.json
     #[command(verbatim_doc_comment)]
-    Bisect(conform::BisectArgs),
+    Bisect(bisect::BisectArgs),
     /// Play seeded random games and ask an engine about every position.
     ///
     /// The reference plays N random games per variant (--games, default
@@ -261,11 +264,11 @@ pub fn run(spec: Option<PathBuf>, command: Command) -> Result<ExitCode> {
         Command::Record { command } => record::run(&book, command),
         Command::Spec { command } => spec::run(&book, command),
         Command::Conform(a) => conform::conform(&book, a),
-        Command::Engine(a) => conform::engine(&book, a),
-        Command::Mutants => conform::list_mutants(),
+        Command::Engine(a) => engine::engine(&book, a),
+        Command::Mutants => engine::list_mutants(),
         Command::Corpus { command } => corpus::run(command),
         Command::Schema(a) => schema::run(a),
-        Command::Bisect(a) => conform::bisect(&book, a),
+        Command::Bisect(a) => bisect::bisect(&book, a),
         Command::Fuzz(a) => fuzz::fuzz(&book, a),
         Command::Serve(a) => serve::serve(&book, a),
     }

@@ -26,8 +26,9 @@
 //! ```
 //!
 //! Replies are read by the same [`read_reply`](super::engine) code and
-//! judged by the same runner as `seams conform --engine`, so a case passes
-//! here exactly when it would pass over the protocol.
+//! judged by the same run ([`Run::plan`] and [`Run::check`]) as `seams
+//! conform --engine`, so a case passes here exactly when it would pass over
+//! the protocol.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -38,9 +39,9 @@ use serde_json::Value;
 use super::engine::{AskError, Engine, StartError, read_hello, read_reply_value};
 use super::expectations::{self, Expectations};
 use super::protocol::{Command, Hello, PROTOCOL_VERSION, Request};
+use super::run::Run;
 use super::runner::{self, Selection};
 use super::{Case, Corpus, CorpusError};
-use crate::variant::Variant;
 
 /// What a Rust engine implements: the reply to one request, the same JSON
 /// object it would write as a line (`{"id":…,"ok":true,…}`,
@@ -122,12 +123,8 @@ pub enum KitError {
     Expectations(#[from] expectations::ExpectationsError),
 }
 
-/// The engine, shared by the trials, and each case it is asked with its
-/// listing in the expectations file, if any.
-type Prepared<P> = (
-    Arc<Mutex<InProcess<P>>>,
-    Vec<(Case, Option<expectations::Known>)>,
-);
+/// The engine and the run, shared by the trials, and the cases asked.
+type Prepared<P> = (Arc<Mutex<InProcess<P>>>, Arc<Run<'static>>, Vec<Case>);
 
 /// Starts the engine and picks the cases: those the selection keeps and
 /// the engine's hello makes applicable (its variants, boards and
@@ -138,40 +135,40 @@ fn prepare<P: Protocol>(engine: P, options: &Options) -> Result<Prepared<P>, Kit
         None => Corpus::builtin()?,
         Some(dir) => Corpus::from_dir(dir)?,
     };
-    let expect = match &options.expect {
+    let expectations = match &options.expect {
         None => None,
         Some(path) => {
             let ids = corpus.cases.iter().map(|(_, c)| c.id.as_str()).collect();
             Some(Expectations::load(path, &ids)?)
         }
     };
-    let (selected, _) = runner::select(&corpus, &options.selection, engine.hello());
-    let cases = selected
+    let mut run = Run::builtin(corpus);
+    run.selection = options.selection.clone();
+    run.expectations = expectations;
+    let cases = run
+        .plan(engine.hello())
+        .cases
         .into_iter()
         .map(|(_, case)| case)
         .filter(|case| runner::unsupported_reason(engine.hello(), case).is_none())
-        .map(|case| {
-            let listed = expect
-                .as_ref()
-                .and_then(|e| e.known.iter().find(|k| k.id == case.id).cloned());
-            (case.clone(), listed)
-        })
+        .cloned()
         .collect();
-    Ok((Arc::new(Mutex::new(engine)), cases))
+    Ok((Arc::new(Mutex::new(engine)), Arc::new(run), cases))
 }
 
 /// One trial per applicable case, named by the case id (its check kind as
 /// the trial's kind). Trials share the one engine, one request at a time.
 pub fn run_as_trials<P: Protocol>(engine: P, options: &Options) -> Result<Vec<Trial>, KitError> {
-    let (engine, cases) = prepare(engine, options)?;
+    let (engine, run, cases) = prepare(engine, options)?;
     Ok(cases
         .into_iter()
-        .map(|(case, listed)| {
+        .map(|case| {
             let engine = Arc::clone(&engine);
+            let run = Arc::clone(&run);
             let name = case.id.clone();
             let kind = case.check.kind();
             Trial::test(name, move || {
-                run_one(&engine, &case, listed.as_ref()).map_err(Failed::from)
+                run_one(&engine, &run, &case).map_err(Failed::from)
             })
             .with_kind(kind)
         })
@@ -184,31 +181,26 @@ pub type CaseCheck = (String, Result<(), String>);
 /// The same cases run one after another without a test harness: each id
 /// with `Ok` or the failure message a trial would show.
 pub fn check_all<P: Protocol>(engine: P, options: &Options) -> Result<Vec<CaseCheck>, KitError> {
-    let (engine, cases) = prepare(engine, options)?;
+    let (engine, run, cases) = prepare(engine, options)?;
     Ok(cases
         .into_iter()
-        .map(|(case, listed)| {
-            let result = run_one(&engine, &case, listed.as_ref());
+        .map(|case| {
+            let result = run_one(&engine, &run, &case);
             (case.id, result)
         })
         .collect())
 }
 
-/// One case through the runner, judged against its listing if any.
+/// One case through the run, judged against its listing if any.
 fn run_one<P: Protocol>(
     engine: &Mutex<InProcess<P>>,
+    run: &Run,
     case: &Case,
-    listed: Option<&expectations::Known>,
 ) -> Result<(), String> {
-    let normalizers: Vec<&dyn Variant> = crate::registry::variants()
-        .iter()
-        .map(|v| v.as_ref())
-        .collect();
     // A panic in another trial poisons the lock; the engine itself is
     // still usable for the cases after it.
     let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-    let outcome = runner::check_case(&mut *engine, case, &normalizers);
-    let verdict = expectations::verdict(outcome.kind(), listed);
+    let (outcome, verdict) = run.check(&mut *engine, case);
     if verdict.is_mismatch() {
         return Err(format!(
             "{} [{}]\n{}",

@@ -24,6 +24,7 @@ pub mod report;
 pub mod run;
 pub mod runner;
 pub mod schema;
+pub mod serve;
 pub mod version;
 
 pub use case::{Case, CaseFile, Check, Provenance, Tier};

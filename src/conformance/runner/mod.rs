@@ -16,20 +16,21 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::Corpus;
 use super::case::{
-    ActionExpect, Arrival, BoardFileExpect, Case, Check, InvariantsExpect, KeyRelation,
-    OrbitExpect, Place, PlayExpect, RecordExpect, Subject, Tier,
+    ActionExpect, Case, Check, KeyRelation, Place, PlayExpect, RecordExpect, Subject,
 };
 use super::engine::{AskError, Engine, ErrorKind};
 use super::protocol::{
     ActionsReply, CheckActionReply, Command, Hello, KeyReply, PerftReply, RecordReply, StatusReply,
 };
-use super::version::{Range, Version};
-use crate::movement::Facing;
 use crate::record::Record;
-use crate::topology::file::BoardErrorKind;
 use crate::variant::{At, Variant};
+
+mod geometry;
+mod select;
+
+use geometry::{geometry_answer, judge_geometry};
+pub use select::{Selection, glob_match, select};
 
 /// The result of checking one case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -580,246 +581,6 @@ fn compare_divide(
 
 // Geometry checks: one `geometry` question about a board or a board file.
 
-/// The `answer` of the engine's reply to a check's geometry question.
-fn geometry_answer(engine: &mut dyn Engine, board: &str, check: &Check) -> Result<Value, Outcome> {
-    let reply = ask(
-        engine,
-        Command::Geometry {
-            board: board.to_string(),
-            question: check.question(),
-        },
-    )?;
-    reply.get("answer").cloned().ok_or_else(|| Outcome::Error {
-        kind: ErrorKind::Malformed,
-        message: "the reply to 'geometry' has no 'answer'".into(),
-    })
-}
-
-fn answer_as<T: DeserializeOwned>(answer: Value) -> Result<T, Outcome> {
-    serde_json::from_value(answer).map_err(|e| Outcome::Error {
-        kind: ErrorKind::Malformed,
-        message: format!("the geometry answer does not have the expected shape: {e}"),
-    })
-}
-
-fn judge_geometry(check: &Check, answer: Value) -> Result<Outcome, Outcome> {
-    Ok(match check {
-        Check::Invariants { expect, .. } => {
-            let full: InvariantsExpect = answer_as(answer)?;
-            compare(expect, &restrict(expect, &full), "invariants differ".into())
-        }
-        Check::Walk { expect, .. } => judge_walk(expect, &answer_as(answer)?),
-        Check::Reach { expect, .. } => {
-            let actual: Vec<Arrival> = answer_as(answer)?;
-            compare_sets(expect, &actual, "reached cells")
-        }
-        Check::ForbiddenDiagonals { expect, .. } => {
-            let actual: Vec<String> = answer_as(answer)?;
-            compare_sets(expect, &actual, "forbidden diagonals")
-        }
-        Check::BishopReach { expect, .. } => {
-            let actual: BTreeMap<String, usize> = answer_as(answer)?;
-            compare(expect, &actual, "bishop reach histogram differs".into())
-        }
-        Check::DiagonalComponents { expect, .. } => {
-            let actual: Vec<usize> = answer_as(answer)?;
-            compare(expect, &actual, "diagonal components differ".into())
-        }
-        Check::FileOrbits { expect, .. } => {
-            let actual: Vec<OrbitExpect> = answer_as(answer)?;
-            compare(expect, &actual, "file orbits differ".into())
-        }
-        Check::SolidFacts { expect, .. } => {
-            let full: serde_json::Map<String, Value> = answer_as(answer)?;
-            compare(
-                expect,
-                &restrict_facts(expect, &full),
-                "solid facts differ".into(),
-            )
-        }
-        Check::BoardFile { expect, .. } => {
-            let mut actual: BoardFileExpect = answer_as(answer)?;
-            // Where a TOML parser points at a syntax error is its own
-            // business (PROTOCOL.md, board-file): that entry is not compared.
-            if expect.error == Some(BoardErrorKind::Syntax) && actual.error == expect.error {
-                actual.entry.clone_from(&expect.entry);
-            }
-            compare(expect, &actual, "board file verdict".into())
-        }
-        _ => unreachable!("only geometry checks reach judge_geometry"),
-    })
-}
-
-/// Judges where a walk ends, naming what differs: no end where one was
-/// expected (or the reverse), another cell, or the right cell reached with
-/// another transport or facing.
-fn judge_walk(expect: &Option<Arrival>, actual: &Option<Arrival>) -> Outcome {
-    let detail = match (expect, actual) {
-        (None, None) => return Outcome::Pass,
-        (Some(e), Some(a)) if e == a => return Outcome::Pass,
-        (Some(e), None) => format!(
-            "the walk has no end (the engine found a step that does not exist), expected it to end on {}",
-            e.cell
-        ),
-        (None, Some(a)) => format!(
-            "the walk ends on {}, expected no end (a step that does not exist)",
-            a.cell
-        ),
-        (Some(e), Some(a)) if e.cell != a.cell => {
-            format!("the walk ends on {}, expected {}", a.cell, e.cell)
-        }
-        (Some(e), Some(a)) => format!(
-            "the walk ends on the right cell {} but with {}",
-            e.cell,
-            arrival_differences(e, a).join(", and ")
-        ),
-    };
-    compare(expect, actual, detail)
-}
-
-/// How `actual` differs from `expect` at the same cell: "transport flip-h,
-/// expected identity" and "facing down, expected up", as they apply.
-fn arrival_differences(expect: &Arrival, actual: &Arrival) -> Vec<String> {
-    let mut out = Vec::new();
-    if expect.transport != actual.transport {
-        out.push(format!(
-            "transport {}, expected {}",
-            actual.transport, expect.transport
-        ));
-    }
-    if expect.facing != actual.facing {
-        // A facing is absent when the question gave none.
-        let name = |f: Option<Facing>| f.map_or("none", Facing::name);
-        out.push(format!(
-            "facing {}, expected {}",
-            name(actual.facing),
-            name(expect.facing)
-        ));
-    }
-    out
-}
-
-/// Copies from `full` exactly the facts named in `wanted`.
-fn restrict_facts(
-    wanted: &serde_json::Map<String, Value>,
-    full: &serde_json::Map<String, Value>,
-) -> serde_json::Map<String, Value> {
-    wanted
-        .keys()
-        .filter_map(|k| full.get(k).map(|v| (k.clone(), v.clone())))
-        .collect()
-}
-
-/// Copies from `full` exactly the fields that are present in `wanted`.
-fn restrict(wanted: &InvariantsExpect, full: &InvariantsExpect) -> InvariantsExpect {
-    fn pick<T: Clone>(w: &Option<T>, f: &Option<T>) -> Option<T> {
-        w.as_ref().and(f.clone())
-    }
-    InvariantsExpect {
-        faces: pick(&wanted.faces, &full.faces),
-        edges: pick(&wanted.edges, &full.edges),
-        vertices: pick(&wanted.vertices, &full.vertices),
-        euler: pick(&wanted.euler, &full.euler),
-        orientable: pick(&wanted.orientable, &full.orientable),
-        boundary_components: pick(&wanted.boundary_components, &full.boundary_components),
-        boundary_edges: pick(&wanted.boundary_edges, &full.boundary_edges),
-        link_circles: pick(&wanted.link_circles, &full.link_circles),
-        link_intervals: pick(&wanted.link_intervals, &full.link_intervals),
-        circle_corners: pick(&wanted.circle_corners, &full.circle_corners),
-        cone_points: pick(&wanted.cone_points, &full.cone_points),
-        alternating_colouring: pick(&wanted.alternating_colouring, &full.alternating_colouring),
-        surface: pick(&wanted.surface, &full.surface),
-    }
-}
-
-/// Which cases a run asks.
-#[derive(Clone, Debug, Default)]
-pub struct Selection {
-    /// `Some(Tier::Quick)` runs only quick cases; `None` or `Full` runs all.
-    pub tier: Option<Tier>,
-    /// Only cases about this variant.
-    pub variant: Option<String>,
-    /// Judge `rules` ranges against this version instead of the version the
-    /// engine declares for the case's variant.
-    pub rules: Option<Version>,
-    /// A glob (`*`, `?`) matched against the whole id, or, without glob
-    /// characters, text the id must contain.
-    pub case: Option<String>,
-}
-
-/// Whether `text` matches the glob `pattern` (`*` any run, `?` one char).
-pub fn glob_match(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    let (mut pi, mut ti) = (0, 0);
-    let (mut star, mut mark) = (None, 0);
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some(pi);
-            mark = ti;
-            pi += 1;
-        } else if let Some(s) = star {
-            pi = s + 1;
-            mark += 1;
-            ti = mark;
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|c| *c == '*')
-}
-
-/// The cases a run asks, and how many were left out because their `rules`
-/// range excludes the version being checked.
-pub fn select<'c>(
-    corpus: &'c Corpus,
-    sel: &Selection,
-    hello: &Hello,
-) -> (Vec<&'c (String, Case)>, usize) {
-    let mut out = Vec::new();
-    let mut not_applicable = 0;
-    for entry in &corpus.cases {
-        let case = &entry.1;
-        if let Some(pattern) = &sel.case {
-            let hit = if pattern.contains(['*', '?']) {
-                glob_match(pattern, &case.id)
-            } else {
-                case.id.contains(pattern.as_str())
-            };
-            if !hit {
-                continue;
-            }
-        }
-        if sel.tier == Some(Tier::Quick) && case.tier() != Tier::Quick {
-            continue;
-        }
-        if let Some(v) = &sel.variant
-            && case.check.subject() != Subject::Variant(v)
-        {
-            continue;
-        }
-        if let Some(range) = case.rules.as_deref().and_then(|r| Range::parse(r).ok()) {
-            let version = sel.rules.clone().or_else(|| match case.check.subject() {
-                Subject::Variant(v) => hello
-                    .variants
-                    .iter()
-                    .find(|x| x.name == v)
-                    .and_then(|x| Version::parse(&x.rules).ok()),
-                Subject::Board(_) | Subject::BoardFile => None,
-            });
-            if version.is_some_and(|v| !range.admits(&v)) {
-                not_applicable += 1;
-                continue;
-            }
-        }
-        out.push(entry);
-    }
-    (out, not_applicable)
-}
-
 /// The group reports put board-file checks in: each of those cases carries
 /// its own board file, so there is no board to name.
 pub const BOARD_FILES: &str = "board-files";
@@ -888,19 +649,4 @@ pub fn run_until(
         out.push(r);
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::glob_match;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("geometry/*", "geometry/klein/x#1"));
-        assert!(glob_match("*klein*", "geometry/klein/x#1"));
-        assert!(glob_match("a?c", "abc"));
-        assert!(!glob_match("a?c", "abbc"));
-        assert!(!glob_match("geometry/*", "shogi/x"));
-        assert!(glob_match("*", ""));
-    }
 }

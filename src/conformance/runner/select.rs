@@ -1,0 +1,110 @@
+//! Which cases a run asks: the tier, variant, rules-version and id filters,
+//! and the cases whose `rules` range leaves out the engine's version.
+
+use crate::conformance::case::{Case, Subject, Tier};
+use crate::conformance::corpus::Corpus;
+use crate::conformance::protocol::Hello;
+use crate::conformance::version::{Range, Version};
+
+/// Which cases a run asks.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// `Some(Tier::Quick)` runs only quick cases; `None` or `Full` runs all.
+    pub tier: Option<Tier>,
+    /// Only cases about this variant.
+    pub variant: Option<String>,
+    /// Judge `rules` ranges against this version instead of the version the
+    /// engine declares for the case's variant.
+    pub rules: Option<Version>,
+    /// A glob (`*`, `?`) matched against the whole id, or, without glob
+    /// characters, text the id must contain.
+    pub case: Option<String>,
+}
+
+/// Whether `text` matches the glob `pattern` (`*` any run, `?` one char).
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|c| *c == '*')
+}
+
+/// The cases a run asks, and how many were left out because their `rules`
+/// range excludes the version being checked.
+pub fn select<'c>(
+    corpus: &'c Corpus,
+    sel: &Selection,
+    hello: &Hello,
+) -> (Vec<&'c (String, Case)>, usize) {
+    let mut out = Vec::new();
+    let mut not_applicable = 0;
+    for entry in &corpus.cases {
+        let case = &entry.1;
+        if let Some(pattern) = &sel.case {
+            let hit = if pattern.contains(['*', '?']) {
+                glob_match(pattern, &case.id)
+            } else {
+                case.id.contains(pattern.as_str())
+            };
+            if !hit {
+                continue;
+            }
+        }
+        if sel.tier == Some(Tier::Quick) && case.tier() != Tier::Quick {
+            continue;
+        }
+        if let Some(v) = &sel.variant
+            && case.check.subject() != Subject::Variant(v)
+        {
+            continue;
+        }
+        if let Some(range) = case.rules.as_deref().and_then(|r| Range::parse(r).ok()) {
+            let version = sel.rules.clone().or_else(|| match case.check.subject() {
+                Subject::Variant(v) => hello
+                    .variants
+                    .iter()
+                    .find(|x| x.name == v)
+                    .and_then(|x| Version::parse(&x.rules).ok()),
+                Subject::Board(_) | Subject::BoardFile => None,
+            });
+            if version.is_some_and(|v| !range.admits(&v)) {
+                not_applicable += 1;
+                continue;
+            }
+        }
+        out.push(entry);
+    }
+    (out, not_applicable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("geometry/*", "geometry/klein/x#1"));
+        assert!(glob_match("*klein*", "geometry/klein/x#1"));
+        assert!(glob_match("a?c", "abc"));
+        assert!(!glob_match("a?c", "abbc"));
+        assert!(!glob_match("geometry/*", "shogi/x"));
+        assert!(glob_match("*", ""));
+    }
+}
