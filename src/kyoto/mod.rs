@@ -7,79 +7,38 @@
 //! the exchange FEN. [`KyotoRules`] implements [`Rules`]; its variants are
 //! `kyoto` (the original repetition rule) and `kyoto-repetition-loss` (the
 //! alternative the source mentions), both built from `spec/kyoto/*.toml`.
+//!
+//! The modules: [`pieces`] (two-faced tokens), [`data`] (the TOML files),
+//! [`position`] (the exchange FEN), [`movegen`] (moves, drops, playing
+//! them), [`attacks`] (check), [`endings`] (adjudication), [`exchange`]
+//! (Φ and the left–right mirror), [`picture`] and [`audit`]. This file
+//! keeps [`KyotoRules`], its design facts, the [`Rules`] impl and the
+//! builders of the shipped variants.
 
+pub mod attacks;
 pub mod audit;
+pub mod data;
+pub mod endings;
+pub mod exchange;
+pub mod movegen;
 pub mod picture;
 pub mod pieces;
 pub mod position;
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
-
-use crate::geometry::{Geometry, KnightWord};
-use crate::movement::{Facing, for_each_on_ray};
+use crate::geometry::Geometry;
+use crate::movement::Facing;
 use crate::rules::{
-    ActionError, EndReason, GameResult, History, IllegalReason, Key, Player, PositionError, Rules,
+    ActionError, GameResult, History, IllegalReason, Key, Player, PositionError, Rules,
 };
 use crate::spec::Library;
-use crate::topology::{CellId, Dir};
+use crate::topology::CellId;
 
+pub use data::{DataError, RepetitionRule};
+pub use movegen::Action;
 use pieces::{Face, Piece, Token};
 use position::{Position, SIZE};
-
-/// What ends a game on repetition (`KY-6`).
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RepetitionRule {
-    /// The original rule: a draw.
-    Draw,
-    /// The alternative: the player completing the repetition loses, except
-    /// that a player who checked on every move since the first occurrence
-    /// loses instead.
-    Loss,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RepetitionFile {
-    occurrence: u32,
-    rule: RepetitionRule,
-}
-
-/// The serde form of `spec/kyoto/*.toml`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct VariantFile {
-    variant: String,
-    board: String,
-    rules_version: String,
-    setup: Vec<Face>,
-    flips: BTreeMap<Face, Face>,
-    repetition: RepetitionFile,
-    /// Face values, read only by the practice opponent (see
-    /// [`crate::values`]); absent, every face but the king's is worth 100.
-    #[serde(default)]
-    values: Option<toml::Value>,
-}
-
-/// A variant file that does not describe a Kyoto variant.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-// The message may quote the file's text: shown bounded (see crate::quote).
-#[error("{file}: {}: {}", crate::quote::excerpt(.entry), crate::quote::bounded(.message))]
-pub struct DataError {
-    pub file: String,
-    pub entry: String,
-    pub message: String,
-}
-
-/// A board move or a drop. The flip after a move is not a choice, so it is
-/// not part of the action.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
-pub enum Action {
-    Move { from: CellId, to: CellId },
-    Drop { face: Face, to: CellId },
-}
 
 /// One Kyoto variant bound to its data.
 pub struct KyotoRules {
@@ -101,83 +60,6 @@ pub struct KyotoRules {
 }
 
 impl KyotoRules {
-    /// Builds a variant from its data file and the boards of `lib`.
-    pub fn from_toml(file: &str, text: &str, lib: &Library) -> Result<KyotoRules, DataError> {
-        let fail = |entry: &str, message: String| DataError {
-            file: file.to_string(),
-            entry: entry.to_string(),
-            message,
-        };
-        let data: VariantFile =
-            toml::from_str(text).map_err(|e| fail("document", e.message().to_string()))?;
-        let geo = lib
-            .geometry(&data.board)
-            .map_err(|e| fail("board", e.to_string()))?
-            .clone();
-        let b = geo.board();
-        if b.chart_count() != 1 || b.width() as usize != SIZE || b.height() as usize != SIZE {
-            return Err(fail(
-                "board",
-                format!("'{}' is not a single {SIZE}×{SIZE} chart", data.board),
-            ));
-        }
-        let setup: [Face; SIZE] = data.setup.clone().try_into().map_err(|_| {
-            fail(
-                "setup",
-                format!("{} faces; the first rank has {SIZE}", data.setup.len()),
-            )
-        })?;
-        if setup.iter().filter(|f| **f == Face::King).count() != 1 {
-            return Err(fail(
-                "setup",
-                "the first rank needs exactly one king".into(),
-            ));
-        }
-        for face in Face::ALL {
-            let Some(token) = face.token() else {
-                if data.flips.contains_key(&face) {
-                    return Err(fail("flips.king", "the king never flips".into()));
-                }
-                continue;
-            };
-            let to = data.flips.get(&face).ok_or_else(|| {
-                fail(
-                    &format!("flips.{}", face.name()),
-                    "every face but the king's needs a flip".into(),
-                )
-            })?;
-            if to.token() != Some(token) || *to == face {
-                return Err(fail(
-                    &format!("flips.{}", face.name()),
-                    format!("a {} turns into the other face of its token", face.name()),
-                ));
-            }
-        }
-        if data.repetition.occurrence < 2 {
-            return Err(fail(
-                "repetition.occurrence",
-                "a repetition needs at least the second occurrence".into(),
-            ));
-        }
-        let values = read_values(data.values.as_ref()).map_err(|e| fail(&e.field, e.message))?;
-        let hand_values = Token::ALL.map(|t| {
-            let [a, b] = t.faces();
-            values[a as usize].max(values[b as usize])
-        });
-        Ok(KyotoRules {
-            name: data.variant,
-            rules_version: data.rules_version,
-            geo,
-            setup,
-            flips: data.flips,
-            repetition_at: data.repetition.occurrence,
-            repetition: data.repetition.rule,
-            values,
-            hand_values,
-            mutant_flip_on_drop: false,
-        })
-    }
-
     /// A deliberately wrong copy for `seams engine --mutant
     /// kyoto-flip-on-drop`: a dropped token shows its other face.
     pub fn mutant_flip_on_drop(mut self) -> Self {
@@ -195,161 +77,6 @@ impl KyotoRules {
     /// The face a piece shows after it moves.
     pub fn flipped(&self, face: Face) -> Face {
         self.flips.get(&face).copied().unwrap_or(face)
-    }
-
-    /// Every cell `piece` on `from` could move to by its face's pattern,
-    /// occupied or not (the first occupied cell of a ray included).
-    fn targets(&self, board: &[Option<Piece>], from: CellId, piece: Piece, out: &mut Vec<CellId>) {
-        let geo = &self.geo;
-        let facing = Self::facing(piece.owner);
-        let m = piece.face.movement(piece.owner);
-        for rel in m.steps.iter() {
-            if let Some(s) = geo.step(from, facing.absolute(rel)) {
-                out.push(s.to);
-            }
-        }
-        let occupied = |c: CellId| board[c.index()].is_some();
-        for rel in m.rays.iter() {
-            for_each_on_ray(geo, from, facing.absolute(rel), &occupied, |l| {
-                out.push(l.cell)
-            });
-        }
-        if m.knight {
-            for short in [Dir::E, Dir::W] {
-                let word = KnightWord::new(facing.absolute(Dir::N), short);
-                if let Some(s) = geo.knight(from, word) {
-                    out.push(s.to);
-                }
-            }
-        }
-    }
-
-    /// Whether `by` attacks `target`: some piece of `by` has it among its
-    /// targets. Pins are not consulted.
-    pub fn attacked(&self, board: &[Option<Piece>], target: CellId, by: Player) -> bool {
-        self.each_attacker(board, target, by, |_| true)
-    }
-
-    /// The cells of every piece of `by` that attacks `target`, in board
-    /// order.
-    pub fn attackers(&self, board: &[Option<Piece>], target: CellId, by: Player) -> Vec<CellId> {
-        let mut out = vec![];
-        self.each_attacker(board, target, by, |c| {
-            out.push(c);
-            false
-        });
-        out
-    }
-
-    /// Calls `found` with each attacker of `target` until it returns
-    /// `true`; returns whether it did.
-    fn each_attacker(
-        &self,
-        board: &[Option<Piece>],
-        target: CellId,
-        by: Player,
-        mut found: impl FnMut(CellId) -> bool,
-    ) -> bool {
-        let mut cells = Vec::new();
-        board.iter().enumerate().any(|(i, slot)| match slot {
-            Some(p) if p.owner == by => {
-                let from = CellId(i as u16);
-                cells.clear();
-                self.targets(board, from, *p, &mut cells);
-                cells.contains(&target) && found(from)
-            }
-            _ => false,
-        })
-    }
-
-    fn checked(&self, pos: &Position, p: Player) -> bool {
-        pos.king(p)
-            .is_some_and(|k| self.attacked(&pos.board, CellId(k as u16), p.other()))
-    }
-
-    /// Moves and drops before the king-safety filter.
-    fn pseudo(&self, pos: &Position) -> Vec<Action> {
-        let me = pos.to_move;
-        let mut out = Vec::new();
-        let mut cells = Vec::new();
-        for (i, slot) in pos.board.iter().enumerate() {
-            let Some(p) = *slot else { continue };
-            if p.owner != me {
-                continue;
-            }
-            cells.clear();
-            let from = CellId(i as u16);
-            self.targets(&pos.board, from, p, &mut cells);
-            for &to in &cells {
-                match pos.board[to.index()] {
-                    Some(q) if q.owner == me || q.face == Face::King => {}
-                    _ => out.push(Action::Move { from, to }),
-                }
-            }
-        }
-        // Drops: any token in hand, either face up, on any empty cell
-        // (no file, dead-cell or drop-mate restriction: KY-5).
-        for token in Token::ALL {
-            if pos.hands[me.index()][token.index()] == 0 {
-                continue;
-            }
-            for (i, slot) in pos.board.iter().enumerate() {
-                if slot.is_none() {
-                    for face in token.faces() {
-                        out.push(Action::Drop {
-                            face,
-                            to: CellId(i as u16),
-                        });
-                    }
-                }
-            }
-        }
-        out.sort();
-        out.dedup();
-        out
-    }
-
-    fn play(&self, pos: &Position, action: &Action) -> Position {
-        let mut next = pos.clone();
-        let me = pos.to_move;
-        match *action {
-            Action::Move { from, to } => {
-                let piece = next.board[from.index()]
-                    .take()
-                    .expect("a legal move starts on the mover's piece");
-                if let Some(captured) = next.board[to.index()]
-                    && let Some(token) = captured.face.token()
-                {
-                    next.hands[me.index()][token.index()] += 1;
-                }
-                next.board[to.index()] = Some(Piece {
-                    owner: me,
-                    face: self.flipped(piece.face),
-                });
-                next.halfmoves = if pos.board[to.index()].is_some() {
-                    0
-                } else {
-                    pos.halfmoves + 1
-                };
-            }
-            Action::Drop { face, to } => {
-                let token = face.token().expect("kings are never in hand");
-                next.hands[me.index()][token.index()] -= 1;
-                let face = if self.mutant_flip_on_drop {
-                    self.flipped(face)
-                } else {
-                    face
-                };
-                next.board[to.index()] = Some(Piece { owner: me, face });
-                // KY-8.1: like a capture, a drop restarts the count.
-                next.halfmoves = 0;
-            }
-        }
-        if me == Player::Second {
-            next.move_number += 1;
-        }
-        next.to_move = me.other();
-        next
     }
 
     fn cell_name(&self, c: CellId) -> &str {
@@ -412,68 +139,6 @@ impl KyotoRules {
             },
         }
     }
-
-    /// The half-turn that exchanges the players: cell (x, y) ↦ (4−x, 4−y).
-    fn phi_cell(c: CellId) -> CellId {
-        CellId((SIZE * SIZE - 1) as u16 - c.0)
-    }
-
-    /// The left–right mirror (x, y) ↦ (4−x, y), which keeps owners.
-    pub fn mirror_cell(c: CellId) -> CellId {
-        let (x, y) = (c.index() % SIZE, c.index() / SIZE);
-        CellId((y * SIZE + (SIZE - 1 - x)) as u16)
-    }
-
-    /// The position mirrored left to right (owners and side kept).
-    pub fn mirror(&self, pos: &Position) -> Position {
-        let mut out = pos.clone();
-        for i in 0..SIZE * SIZE {
-            out.board[Self::mirror_cell(CellId(i as u16)).index()] = pos.board[i];
-        }
-        out
-    }
-
-    /// An action mirrored left to right.
-    pub fn mirror_action(&self, a: &Action) -> Action {
-        match *a {
-            Action::Move { from, to } => Action::Move {
-                from: Self::mirror_cell(from),
-                to: Self::mirror_cell(to),
-            },
-            Action::Drop { face, to } => Action::Drop {
-                face,
-                to: Self::mirror_cell(to),
-            },
-        }
-    }
-
-    /// Did `who` give check on every one of their moves in the history
-    /// from position index `since` on?
-    fn checked_throughout(game: &History<Position>, since: usize, who: Player) -> bool {
-        let mut any = false;
-        for i in since..game.movers.len() {
-            if game.movers[i] == who {
-                any = true;
-                if !game.gave_check[i] {
-                    return false;
-                }
-            }
-        }
-        any
-    }
-}
-
-/// The `[values]` table, keyed by the face names `flips` uses:
-/// `values[face as usize]`.
-fn read_values(table: Option<&toml::Value>) -> Result<[i32; 9], crate::values::ValueError> {
-    let faces = Face::ALL.map(Face::name);
-    let names = crate::values::Names {
-        kinds: &faces,
-        royal: Face::King.name(),
-        promoted: &[],
-    };
-    let read = crate::values::read(table, &names)?;
-    Ok(Face::ALL.map(|f| read.of(f.name(), false)))
 }
 
 impl Rules for KyotoRules {
@@ -558,53 +223,7 @@ impl Rules for KyotoRules {
     }
 
     fn adjudicate(&self, game: &History<Position>, legal_is_empty: bool) -> Option<GameResult> {
-        let pos = game.current();
-        let mover = pos.to_move;
-        if legal_is_empty {
-            // KY-7.1: a player who cannot act loses, checked or not.
-            let reason = if self.checked(pos, mover) {
-                EndReason::Checkmate
-            } else {
-                EndReason::NoLegalAction
-            };
-            return Some(GameResult {
-                winner: Some(mover.other()),
-                reason,
-            });
-        }
-        if game.occurrences_of_current() < self.repetition_at {
-            return None;
-        }
-        Some(match self.repetition {
-            RepetitionRule::Draw => GameResult {
-                winner: None,
-                reason: EndReason::Repetition,
-            },
-            RepetitionRule::Loss => {
-                // Reached only at an occurrence >= repetition_at >= 2
-                // (from_toml refuses less), so at least one action has been
-                // played: a start, judged with no movers, never gets here.
-                let first = game.current_occurrences()[0];
-                let repeater = *game
-                    .movers
-                    .last()
-                    .expect("a second occurrence follows an action");
-                let checkers: Vec<Player> = [Player::First, Player::Second]
-                    .into_iter()
-                    .filter(|&p| Self::checked_throughout(game, first, p))
-                    .collect();
-                match checkers.as_slice() {
-                    [checker] => GameResult {
-                        winner: Some(checker.other()),
-                        reason: EndReason::PerpetualCheck,
-                    },
-                    _ => GameResult {
-                        winner: Some(repeater.other()),
-                        reason: EndReason::Repetition,
-                    },
-                }
-            }
-        })
+        self.judge(game, legal_is_empty)
     }
 
     fn format_action(&self, _pos: &Position, action: &Action) -> String {
@@ -754,29 +373,11 @@ impl Rules for KyotoRules {
     }
 
     fn exchange(&self, pos: &Position) -> Position {
-        let mut out = pos.clone();
-        for i in 0..SIZE * SIZE {
-            out.board[Self::phi_cell(CellId(i as u16)).index()] = pos.board[i].map(|p| Piece {
-                owner: p.owner.other(),
-                face: p.face,
-            });
-        }
-        out.hands = [pos.hands[1], pos.hands[0]];
-        out.to_move = pos.to_move.other();
-        out
+        self.phi_position(pos)
     }
 
     fn exchange_action(&self, _pos: &Position, action: &Action) -> Action {
-        match *action {
-            Action::Move { from, to } => Action::Move {
-                from: Self::phi_cell(from),
-                to: Self::phi_cell(to),
-            },
-            Action::Drop { face, to } => Action::Drop {
-                face,
-                to: Self::phi_cell(to),
-            },
-        }
+        self.phi_action(action)
     }
 }
 
