@@ -81,7 +81,7 @@ fi
 
 args=(--no-shuffle)
 for f in src/topology/file.rs src/topology/mesh.rs src/topology/mod.rs src/topology/tetra.rs \
-    src/geometry.rs 'src/geometry/*.rs' src/movement.rs src/rules.rs \
+    src/geometry.rs 'src/geometry/*.rs' src/movement.rs src/rules/mod.rs src/rules/game.rs \
     'src/shogi/*.rs' 'src/chess/*.rs' 'src/kyoto/*.rs' 'src/tetra/*.rs'; do
     args+=(--file "$f")
 done
