@@ -135,7 +135,8 @@ impl KyotoRules {
             }
         }
         if me == Player::Second {
-            next.move_number += 1;
+            // KY-I9: the largest move number a text carries stays where it is.
+            next.move_number = next.move_number.saturating_add(1);
         }
         next.to_move = me.other();
         next
