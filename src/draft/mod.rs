@@ -1,0 +1,75 @@
+//! Rules drafts: a whole edited copy of `spec/` loaded at once, checked
+//! against the corpus (`seams spec check`), gated (`seams spec gate`) and
+//! accepted as a new rules version (`seams spec check --accept`).
+//!
+//! A draft folder is laid out like `spec/`: `boards/` plus the family
+//! folders `shogi/`, `chess/`, `kyoto/` and `tetra/`. A missing family
+//! folder means "use the built-in one". Every variant is built by its
+//! family's own builder, so a draft is read exactly as the built-in spec
+//! is; nothing here changes a rule.
+//!
+//! Each step a draft goes through has its own file, so that one can be
+//! read without the others: `load` builds the draft, `report` is what
+//! `seams spec check` finds in it, `corpus` runs the corpus against a
+//! spec (for `check`, `gate` and `accept` alike), `accept` writes a new
+//! rules version and `mirror` copies a draft into another spec folder.
+//! What they share (the family folders and the one error) is kept here.
+
+mod accept;
+mod corpus;
+mod load;
+mod mirror;
+mod report;
+
+use crate::conformance::CorpusError;
+use crate::spec::SpecError;
+
+pub use accept::{Accepted, accept};
+pub use corpus::{Change, CorpusRun, gate, run_corpus};
+pub use load::{Draft, FamilyFiles};
+pub use mirror::{Released, check_into, write_into};
+pub use report::{
+    BoardRow, CheckReport, DEFAULT_AUDIT_PLIES, DesignRow, SolidRow, SymmetryRow, audit_rows,
+    board_rows, check, check_with, design_rows, solid_rows,
+};
+
+/// The family folders of a spec, in the order variants are built.
+pub const FAMILIES: [&str; 4] = ["shogi", "chess", "tetra", "kyoto"];
+
+/// Why a draft could not be loaded or accepted. Every variant names the
+/// file and, where there is one, the entry.
+#[derive(Debug, thiserror::Error)]
+pub enum DraftError {
+    /// A board file (or the boards folder) is bad; the message names the
+    /// file and entry.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+    #[error(transparent)]
+    Shogi(#[from] crate::shogi::DataError),
+    #[error(transparent)]
+    Chess(#[from] crate::chess::VariantError),
+    #[error(transparent)]
+    Tetra(#[from] crate::tetra::DataError),
+    #[error(transparent)]
+    Kyoto(#[from] crate::kyoto::DataError),
+    #[error(transparent)]
+    Corpus(#[from] CorpusError),
+    #[error("--version '{version}': {message}")]
+    BadVersion { version: String, message: String },
+    #[error("{file}: rules-version: the new version {new} is not above the current {current}")]
+    VersionNotNewer {
+        file: String,
+        current: String,
+        new: String,
+    },
+    #[error("{variant}: the opening audit cannot run: {message}")]
+    Audit { variant: String, message: String },
+    #[error("--plies must be between 1 and {max}, not {plies}")]
+    Plies { plies: u32, max: u32 },
+    #[error(
+        "case '{id}' changes, but its new answer cannot be written as an expectation: {message}"
+    )]
+    Unwritable { id: String, message: String },
+}

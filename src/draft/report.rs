@@ -1,0 +1,277 @@
+//! What `seams spec check` reports about a draft: each board's geometry,
+//! the tetrahedral boards' facts, exchange symmetry, the designer rows
+//! (bishop colours, pawn paths, immobile drops), the opening audit and the
+//! corpus run, with the findings a designer acts on. Apart from loading
+//! and accepting, which only read the report.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::conformance::Corpus;
+use crate::spec::Library;
+use crate::variant::Variant;
+
+use super::{CorpusRun, Draft, DraftError, run_corpus};
+
+/// The derived geometry of one board, as `seams spec check` shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct BoardRow {
+    pub board: String,
+    pub faces: usize,
+    pub edges: usize,
+    pub vertices: usize,
+    pub euler: i64,
+    pub orientable: bool,
+    pub cone_points: usize,
+    pub surface: String,
+    /// Number of bishop destinations → number of departure cells.
+    pub bishop_reach: BTreeMap<usize, usize>,
+}
+
+/// The derived facts of one tetrahedral board (GEO-8.5).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct SolidRow {
+    pub board: String,
+    pub shape: String,
+    pub side: u8,
+    #[serde(flatten)]
+    pub facts: crate::topology::tetra::TetraFacts,
+}
+
+/// The designer facts of one variant's setup and drop rules.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct DesignRow {
+    pub variant: String,
+    /// Each player's initial bishops by colour class (GEO-I2).
+    pub bishops: crate::design::BishopColours,
+    /// Each initial pawn's forward path to a promotion target.
+    pub pawns: crate::rules::design_facts::PawnFacts,
+    /// Drops onto cells where the piece could never move.
+    pub drops: crate::rules::design_facts::DropFacts,
+}
+
+impl DesignRow {
+    /// The initial pawns with no path to a promotion target.
+    pub fn stuck_pawns(&self) -> Vec<&crate::rules::design_facts::PawnPath> {
+        match &self.pawns {
+            crate::rules::design_facts::PawnFacts::Paths { pawns } => {
+                pawns.iter().filter(|p| p.moves.is_none()).collect()
+            }
+            crate::rules::design_facts::PawnFacts::NotApplicable { .. } => Vec::new(),
+        }
+    }
+
+    /// The drops onto cells where the piece could never move.
+    pub fn immobile_drops(&self) -> &[crate::rules::design_facts::ImmobileDrop] {
+        match &self.drops {
+            crate::rules::design_facts::DropFacts::Checked { immobile, .. } => immobile,
+            crate::rules::design_facts::DropFacts::NoDrops => &[],
+        }
+    }
+}
+
+/// Whether a variant's initial position is exchange-symmetric.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct SymmetryRow {
+    pub variant: String,
+    pub rules: String,
+    /// `Some(true)` when Φ(start) is the start with the other side to move;
+    /// `None` when the family cannot say.
+    pub exchange_symmetric: Option<bool>,
+}
+
+/// What `seams spec check` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    pub spec: String,
+    pub boards: Vec<BoardRow>,
+    /// Boards without square cells (the tetrahedron), with their facts.
+    pub solids: Vec<SolidRow>,
+    pub variants: Vec<SymmetryRow>,
+    /// Bishop colours, pawn paths and immobile drops per variant.
+    pub design: Vec<DesignRow>,
+    /// The opening audit of every variant's initial position.
+    pub audits: Vec<crate::audit::Report>,
+    pub corpus: CorpusRun,
+}
+
+impl CheckReport {
+    /// Whether some player's bishops are unbalanced on a colourable board,
+    /// some initial pawn cannot reach promotion, or some drop lands where
+    /// the piece can never move, as one line per finding.
+    pub fn design_findings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for d in &self.design {
+            for p in &d.bishops.players {
+                if !p.balanced {
+                    out.push(format!(
+                        "{}: {} bishops not colour-balanced ({} dark, {} light)",
+                        d.variant,
+                        player_name(p.owner),
+                        p.dark.len(),
+                        p.light.len()
+                    ));
+                }
+            }
+            for p in d.stuck_pawns() {
+                out.push(format!(
+                    "{}: the {} pawn on {} has no forward path to promotion",
+                    d.variant,
+                    player_name(p.owner),
+                    p.cell
+                ));
+            }
+            let n = d.immobile_drops().len();
+            if n > 0 {
+                out.push(format!(
+                    "{}: {n} drops land where the piece can never move",
+                    d.variant
+                ));
+            }
+        }
+        out
+    }
+
+    /// Whether every variant whose family can say is exchange-symmetric.
+    pub fn symmetric(&self) -> bool {
+        self.variants
+            .iter()
+            .all(|v| v.exchange_symmetric != Some(false))
+    }
+}
+
+/// The geometry table of every (flat-chart) board of a library.
+pub fn board_rows(lib: &Library) -> Result<Vec<BoardRow>, DraftError> {
+    let mut out = Vec::new();
+    for name in lib.board_names() {
+        let geo = lib.geometry(name)?;
+        let inv = crate::topology::mesh::invariants(geo.board());
+        out.push(BoardRow {
+            board: name.to_string(),
+            faces: inv.faces,
+            edges: inv.edges,
+            vertices: inv.vertices,
+            euler: inv.euler,
+            orientable: inv.orientable,
+            cone_points: inv.cone_points,
+            surface: inv.surface,
+            bishop_reach: crate::movement::move_facts(geo).bishop_reach,
+        });
+    }
+    Ok(out)
+}
+
+fn player_name(p: crate::rules::Player) -> &'static str {
+    match p {
+        crate::rules::Player::First => "first",
+        crate::rules::Player::Second => "second",
+    }
+}
+
+/// The derived facts of every tetrahedral board of a library.
+pub fn solid_rows(lib: &Library) -> Vec<SolidRow> {
+    lib.solid_names()
+        .filter_map(|name| lib.solid(name))
+        .map(|t| SolidRow {
+            board: t.name().to_string(),
+            shape: "tetrahedron".into(),
+            side: t.side(),
+            facts: t.facts(),
+        })
+        .collect()
+}
+
+/// The designer facts of every variant that gathers them, with bishop
+/// colours judged on the board of `lib` the variant is played on.
+pub fn design_rows(lib: &Library, variants: &[&dyn Variant]) -> Vec<DesignRow> {
+    variants
+        .iter()
+        .filter_map(|v| {
+            let facts = v.design_facts()?;
+            let board = facts
+                .board
+                .as_deref()
+                .and_then(|b| lib.geometry(b).ok())
+                .map(|g| g.board());
+            Some(DesignRow {
+                variant: v.name().to_string(),
+                bishops: crate::design::BishopColours::new(board, &facts.bishops),
+                pawns: facts.pawns,
+                drops: facts.drops,
+            })
+        })
+        .collect()
+}
+
+/// The opening audit (see [`crate::audit`]) of every variant's initial
+/// position, to `plies` plies.
+pub fn audit_rows(
+    variants: &[&dyn Variant],
+    plies: u32,
+) -> Result<Vec<crate::audit::Report>, DraftError> {
+    if plies == 0 || plies > crate::audit::MAX_PLIES {
+        return Err(DraftError::Plies {
+            plies,
+            max: crate::audit::MAX_PLIES,
+        });
+    }
+    let at = crate::variant::At {
+        position: None,
+        moves: &[],
+    };
+    variants
+        .iter()
+        .map(|v| {
+            v.audit(&at, plies).map_err(|e| DraftError::Audit {
+                variant: v.name().to_string(),
+                message: e.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// The plies of the opening audit `seams spec check` runs by default.
+pub const DEFAULT_AUDIT_PLIES: u32 = 2;
+
+/// `seams spec check` with the default audit depth.
+pub fn check(dir: &Path, corpus: &Corpus) -> Result<(Draft, CheckReport), DraftError> {
+    check_with(dir, corpus, DEFAULT_AUDIT_PLIES)
+}
+
+/// `seams spec check`: loads the draft and reports its geometry, the
+/// exchange symmetry of every initial position, bishop colours, pawn
+/// paths, immobile drops, the opening audit of every setup to
+/// `audit_plies`, and every corpus case whose expectation would change.
+pub fn check_with(
+    dir: &Path,
+    corpus: &Corpus,
+    audit_plies: u32,
+) -> Result<(Draft, CheckReport), DraftError> {
+    let draft = Draft::load(dir)?;
+    let boards = board_rows(&draft.lib)?;
+    let variants = draft
+        .variants
+        .iter()
+        .map(|v| SymmetryRow {
+            variant: v.name().to_string(),
+            rules: v.rules_version().to_string(),
+            exchange_symmetric: v.start_exchange_symmetric(),
+        })
+        .collect();
+    let refs = draft.variant_refs();
+    let design = design_rows(&draft.lib, &refs);
+    let audits = audit_rows(&refs, audit_plies)?;
+    let run = run_corpus(&draft.lib, &refs, corpus);
+    let report = CheckReport {
+        spec: dir.display().to_string(),
+        boards,
+        solids: solid_rows(&draft.lib),
+        variants,
+        design,
+        audits,
+        corpus: run,
+    };
+    Ok((draft, report))
+}
