@@ -1,18 +1,25 @@
 //! seams: the reference implementation and conformance suite for chess and
 //! shogi on boards that are not flat planes.
 //!
-//! Layers, from the bottom: [`topology`] (boards as glued square complexes,
-//! loaded from `spec/boards/`), [`geometry`] (diagonal and knight step tables
-//! derived once per board), [`movement`] (facing, rays, leaps), and
-//! [`conformance`] (the corpus case format, the engine protocol, the runner
-//! that checks any engine against the corpus, and the reference engine).
-//! [`mutants`] names deliberately wrong engines the corpus must catch.
-//! [`session`] is a game being played (the terminal and web front ends);
-//! [`opponent`] is the practice opponent, a small search over [`rules`],
-//! reading the piece values of [`values`].
-//! [`placement`] edits position texts cell by cell for the position editor.
-//! [`spec`] embeds the rules data. [`fuzz`] holds one fuzz target per parser
-//! of outside input. See ARCHITECTURE.md for the codemap.
+//! The modules form layers, each using only those below it (ARCHITECTURE.md
+//! has the table, which `tests/tidy.rs` holds against the imports):
+//!
+//! - support: [`quote`], [`names`], [`files`];
+//! - boards: [`topology`], [`geometry`], [`movement`], and [`spec`], the
+//!   rules data of `spec/` as a library of boards;
+//! - [`rules`]: the `Rules` trait every family implements, games, and the
+//!   capability data its hooks return (pictures, audit and design facts);
+//!   [`values`], the piece values the opponent reads;
+//! - the families: [`shogi`], [`chess`], [`kyoto`], [`tetra`];
+//! - machinery written once over `Rules`: [`opponent`], [`audit`],
+//!   [`design`], [`placement`], [`record`], [`walk`], [`session`];
+//! - [`variant`]: every family seen through text; [`registry`]: the shipped
+//!   variants; [`mutants`]: deliberately wrong engines the corpus must
+//!   catch;
+//! - [`render`]: pictures; [`conformance`]: the corpus, the protocol, the
+//!   runner and its one entry point, and `seams fuzz`;
+//! - [`draft`]: rules drafts; [`fuzz_targets`]: one fuzz target per parser
+//!   of outside input; [`serve`]: the web app.
 
 pub mod audit;
 pub mod chess;

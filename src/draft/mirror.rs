@@ -26,13 +26,6 @@ fn mirrored_folders() -> impl Iterator<Item = &'static str> {
     ["boards", "geometry"].into_iter().chain(FAMILIES)
 }
 
-/// Makes the spec folder `into` hold the draft in `draft_dir`: every
-/// folder the draft has (`boards/`, `geometry/`, family folders) gets the
-/// draft's `.toml` and `.md` files, and loses the `.toml` data files the
-/// draft no longer has; folders the draft lacks are left alone. The draft
-/// is loaded (every board and variant built) and `into` must already be a
-/// spec folder before anything is written; each file is replaced
-/// atomically, and the written folder must load again afterwards.
 /// Whether `into` can receive the draft in `draft_dir` ([`write_into`]):
 /// a spec folder (with `boards/`) other than the draft itself. Checked
 /// before `--accept` writes anything.
@@ -54,6 +47,13 @@ pub fn check_into(draft_dir: &Path, into: &Path) -> Result<(), DraftError> {
     Ok(())
 }
 
+/// Makes the spec folder `into` hold the draft in `draft_dir`: every
+/// folder the draft has (`boards/`, `geometry/`, family folders) gets the
+/// draft's `.toml` and `.md` files, and loses the `.toml` data files the
+/// draft no longer has; folders the draft lacks are left alone. The draft
+/// is loaded (every board and variant built) and `into` must already be a
+/// spec folder before anything is written; each file is replaced
+/// atomically, and the written folder must load again afterwards.
 pub fn write_into(draft_dir: &Path, into: &Path) -> Result<Released, DraftError> {
     let io = |p: &Path, message: String| DraftError::Io {
         path: p.display().to_string(),
