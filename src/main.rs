@@ -68,3 +68,17 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    /// clap checks a command line's definition (unique names, valid
+    /// settings) only where it is built with debug assertions; the release
+    /// profile keeps them on for clap, so this runs under `cargo test
+    /// --release` too. Without it, a clash seen only in debug builds went
+    /// unnoticed: `spec check --version` against the global `--version`.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

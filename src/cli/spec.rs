@@ -50,6 +50,9 @@ pub enum SpecCommand {
     /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases
     ///
     /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases --into spec
+    // Its own --version names the new rules version, so the one every
+    // command inherits (`seams --version`) is left out here.
+    #[command(disable_version_flag = true)]
     Check(CheckArgs),
     /// The CI gate: every case of every released rules version must be
     /// reproduced by the current code and spec (cases whose `rules` range
