@@ -6,7 +6,7 @@
 //! reaches the ply cap without ending is closed by resignation or an
 //! agreed draw, which are recorded actions. Run with
 //! `cargo run --release --example sample_games`; the records are then
-//! replayed by `seams record verify` in `tests/cli.rs`.
+//! replayed by `seams record verify` in `tests/it/cli.rs`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -170,7 +170,7 @@ fn sample<R: Rules>(rules: &R, wanted: &[EndReason], cap: usize, seeds: u64, out
             })
             .expect("the generator plays legal actions");
         // Format 1 on purpose: these records are also the test that the
-        // first record format is still read (tests/play.rs).
+        // first record format is still read (tests/it/play.rs).
         let record = Record {
             format: None,
             variant: rules.variant().to_string(),

@@ -2,7 +2,7 @@
 //! shogi on boards that are not flat planes.
 //!
 //! The modules form layers, each using only those below it (ARCHITECTURE.md
-//! has the table, which `tests/tidy.rs` holds against the imports):
+//! has the table, which `tests/it/tidy.rs` holds against the imports):
 //!
 //! - support: [`quote`], [`names`], [`files`];
 //! - boards: [`topology`], [`geometry`], [`movement`], and [`spec`], the

@@ -104,7 +104,7 @@ pub struct Landing {
 /// the gluing is an involution, the step map on directed states is injective,
 /// so the only state a ray could repeat is its initial one — whose cell is the
 /// departure cell, where the ray has already stopped. The state bound below is
-/// therefore a defensive check, and `tests/topology.rs` compares this function
+/// therefore a defensive check, and `tests/it/topology.rs` compares this function
 /// against a literal implementation that keeps a visited set.
 #[inline]
 pub fn for_each_on_ray(

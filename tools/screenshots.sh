@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the README's screenshots of the web app (docs/screenshots/):
-# the browser trials of tests/webapp.rs take them while they play, so each
+# the browser trials of tests/external/webapp.rs take them while they play, so each
 # picture shows a state the trials have checked. Needs /usr/bin/chromium
 # and /usr/bin/chromedriver (Debian's chromium and chromium-driver).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SEAMS_SCREENSHOTS="$PWD/docs/screenshots" cargo test --release --test webapp
+SEAMS_SCREENSHOTS="$PWD/docs/screenshots" cargo test --release --test external
 ls -l docs/screenshots

@@ -11,7 +11,7 @@
 //! says what the engine offers. These types are the protocol's definition:
 //! `conformance/schema/protocol.schema.json` is generated from them, and
 //! `conformance/PROTOCOL.md` specifies every message in prose, with
-//! examples that `tests/protocol_doc.rs` checks against both.
+//! examples that `tests/it/protocol_doc.rs` checks against both.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;

@@ -8,7 +8,7 @@
 //!
 //! The protocol schema is assembled from the message types rather than
 //! derived from one type, so that each message has its own definition an
-//! implementer (and `tests/protocol_doc.rs`) can validate against:
+//! implementer (and `tests/it/protocol_doc.rs`) can validate against:
 //! `#/$defs/Request`, `#/$defs/reply-<command>` for each command's `ok`
 //! reply, `#/$defs/reply-unsupported`, `#/$defs/reply-error`, and for
 //! `geometry` the question and answer of each check kind

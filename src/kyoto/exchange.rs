@@ -2,7 +2,7 @@
 //! of the 5×5 board, owners and hands exchanged, the move to the other
 //! player; counters kept) and the left–right mirror, which keeps owners.
 //! Both map legal actions to legal actions and keep every token's face
-//! (`tests/kyoto.rs`). Apart because no rule uses them: the `Rules` impl
+//! (`tests/it/kyoto.rs`). Apart because no rule uses them: the `Rules` impl
 //! hands Φ on to the callers of `Rules::exchange`, and only the tests use
 //! the mirror.
 

@@ -4,7 +4,7 @@
 //! alpha-beta and remembered best actions, quiescence on captures and
 //! promotions, and the evaluation. Apart from the entry points in
 //! `mod.rs` because it is the whole engine room: its order of work is what
-//! the node counts of `tests/opponent.rs` pin down.
+//! the node counts of `tests/it/opponent.rs` pin down.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -5,7 +5,7 @@
 //! The search runs backwards from the target: every route a piece could
 //! take to the target, reversed, is a route from the target, because every
 //! seam is an involution (the gluing, the two-order diagonals and the
-//! L,S,L knight words all retrace themselves; `tests/shogi.rs` checks this
+//! L,S,L knight words all retrace themselves; `tests/it/shogi.rs` checks this
 //! on every board). So the engine traces the eight rays and eight knight
 //! words from the target once and asks each piece it meets whether its own
 //! movement contains the reversed step.

@@ -5,6 +5,7 @@
 
 pub mod html;
 pub mod other_engines;
+pub mod reap;
 pub mod server;
 
 use std::process::Command;

@@ -1,5 +1,5 @@
 //! Probes of positions for the practice opponent, shared by
-//! `tests/opponent.rs` and `examples/opponent_strength.rs` (each includes
+//! `tests/it/opponent.rs` and `examples/opponent_strength.rs` (each includes
 //! this file by path): mates in one, captures that win material, and games
 //! between two settings. Written over `Rules` alone, like the opponent, so
 //! they judge every family the same way.

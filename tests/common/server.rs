@@ -1,5 +1,6 @@
 //! A `seams serve` process for tests: started on a free port, its address
-//! read from its first line, killed when dropped; and a small HTTP/1.1
+//! read from its first line, killed when dropped or, if never dropped,
+//! when the test binary exits (`reap`); and a small HTTP/1.1
 //! client over `TcpStream`, so requests can carry any header a browser or
 //! an attacker's page might send.
 
@@ -16,14 +17,20 @@ pub struct Server {
 impl Server {
     /// Starts `seams serve` with `args` and waits for its address line.
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_seams"))
-            .arg("serve")
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("seams serve starts");
+        let mut child = super::reap::spawn(
+            Command::new(env!("CARGO_BIN_EXE_seams"))
+                .arg("serve")
+                .args(args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .expect("seams serve starts");
+        // For the test that no server outlives a failing test: a panic
+        // here leaves the started server owned by nobody.
+        if std::env::var_os("SEAMS_TEST_PANIC_AFTER_SERVER_STARTS").is_some() {
+            panic!("SEAMS_TEST_PANIC_AFTER_SERVER_STARTS is set");
+        }
         let stdout = child.stdout.take().expect("piped stdout");
         let mut line = String::new();
         BufReader::new(stdout)
@@ -96,7 +103,6 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        super::reap::kill(&mut self.child);
     }
 }

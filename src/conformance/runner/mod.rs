@@ -433,7 +433,7 @@ fn judge_play(
     )?;
     let normal = |text: &str| normal_position(norm, text);
     // The case's text is compared as written: every expected position in
-    // the corpus is in its canonical form (`tests/runner.rs` checks that),
+    // the corpus is in its canonical form (`tests/it/runner.rs` checks that),
     // so only the engine's text is normalised, and a reference whose
     // writing of positions broke cannot excuse itself on both sides.
     let want = PlayExpect {

@@ -1,0 +1,24 @@
+//! Trials that need programs from outside Rust: Python (`python.rs`),
+//! Chromium (`html_chromium.rs`), and Chromium with chromedriver driving
+//! the web app (`webapp.rs`). Own harness (libtest-mimic), so that a
+//! machine without one of them reports its trials as *ignored*, with the
+//! reason in their names, never as a silent pass; `--include-ignored`
+//! runs them anyway, and they then fail. `.ci/run` installs them all.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod html_chromium;
+mod python;
+mod webapp;
+
+use libtest_mimic::Arguments;
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = python::trials();
+    trials.extend(html_chromium::trials());
+    trials.extend(webapp::trials());
+    let conclusion = libtest_mimic::run(&args, trials);
+    webapp::stop();
+    conclusion.exit();
+}
