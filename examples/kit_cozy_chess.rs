@@ -12,7 +12,7 @@
 
 use cozy_chess::{Board, Move, Piece};
 use seams::conformance::kit::{self, Options, Protocol};
-use seams::conformance::protocol::{Command, Request};
+use seams::conformance::protocol::{Command, PROTOCOL_VERSION, Request};
 use serde_json::{Value, json};
 
 struct CozyChess;
@@ -102,7 +102,7 @@ impl CozyChess {
     fn answer(&self, command: &Command) -> Result<Value, String> {
         match command {
             Command::Hello { .. } => Ok(json!({
-                "protocol": "1.0",
+                "protocol": PROTOCOL_VERSION,
                 "name": "cozy-chess (seams kit example)",
                 "version": "0.3",
                 "variants": [{"name": "chess-flat", "rules": "0.1"}],

@@ -404,3 +404,81 @@ fn the_examples_fit_the_schema() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     eprintln!("{n} schema checks of the examples pass");
 }
+
+/// One protocol version everywhere: the constant the runner and the
+/// reference speak, `seams engine`'s hello, PROTOCOL.md's title and the
+/// version it says it is, the corpus README, the Python kit, and every
+/// mention of a protocol version in the prose of the README and docs/
+/// (code blocks may show other versions on purpose: a runner's old hello,
+/// a refused 2.0).
+#[test]
+fn one_protocol_version_everywhere() {
+    use seams::conformance::protocol::PROTOCOL_VERSION;
+    let v = serde_json::to_value(PROTOCOL_VERSION).expect("a version is a string");
+    let v = v.as_str().expect("a version is a string");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read =
+        |p: &str| std::fs::read_to_string(root.join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));
+
+    let hello = crate::common::seams_with_input(
+        &["engine"],
+        &format!("{{\"id\":0,\"cmd\":\"hello\",\"protocol\":\"{v}\"}}\n"),
+    );
+    let reply: Value = serde_json::from_str(hello.stdout.trim()).expect("a JSON hello reply");
+    assert_eq!(reply["protocol"], v, "seams engine's hello");
+
+    let protocol = read("conformance/PROTOCOL.md");
+    assert_eq!(
+        protocol.lines().next(),
+        Some(format!("# The seams engine protocol, version {v}").as_str()),
+        "PROTOCOL.md's title"
+    );
+    assert!(
+        protocol.contains(&format!("document is version `{v}`")),
+        "PROTOCOL.md's body"
+    );
+    assert!(
+        read("conformance/README.md").contains(&format!("specification, version {v}")),
+        "conformance/README.md"
+    );
+    assert!(
+        read("tools/python/seams_engine.py").contains(&format!("PROTOCOL = \"{v}\"")),
+        "the Python kit"
+    );
+
+    let mut docs = vec![
+        "README.md".to_string(),
+        "conformance/PROTOCOL.md".to_string(),
+    ];
+    if let Ok(dir) = std::fs::read_dir(root.join("docs")) {
+        docs.extend(
+            dir.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "md"))
+                .map(|p| p.strip_prefix(root).unwrap().display().to_string()),
+        );
+    }
+    for doc in docs {
+        let mut in_code = false;
+        for (n, line) in read(&doc).lines().enumerate() {
+            if line.trim_start().starts_with("```") {
+                in_code = !in_code;
+                continue;
+            }
+            if in_code {
+                continue;
+            }
+            for (i, _) in line.match_indices("protocol ") {
+                let rest = line[i + "protocol ".len()..].trim_start_matches("version ");
+                let said: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .collect();
+                let said = said.trim_end_matches('.');
+                if said.contains('.') {
+                    assert_eq!(said, v, "{doc}:{}: {line}", n + 1);
+                }
+            }
+        }
+    }
+}

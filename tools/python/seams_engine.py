@@ -64,8 +64,10 @@ import os
 import sys
 import traceback
 
-# The protocol version this module speaks, as hello replies say it.
-PROTOCOL = "1.0"
+# The protocol version this module speaks, as hello replies say it. 1.1
+# only added the optional `pipelining` capability, which this module does
+# not declare: it answers one request at a time, as a 1.0 engine did.
+PROTOCOL = "1.1"
 
 COMMANDS = ("hello", "legal_actions", "check_action", "perft", "apply", "status",
             "key", "verify_record", "geometry")

@@ -90,7 +90,7 @@ class Protocol(unittest.TestCase):
     def test_hello_accepts_both_spellings_of_protocol_one(self):
         for protocol in (1, "1.0"):
             r = ask(self.engine, {"id": 0, "cmd": "hello", "protocol": protocol})
-            self.assertEqual(r["protocol"], "1.0")
+            self.assertEqual(r["protocol"], se.PROTOCOL)
             self.assertEqual(set(r), {"id", "ok", "protocol", "name", "version", "variants",
                                       "capabilities", "commands"})
             self.assertEqual(r["variants"], [{"name": "take-away", "rules": "1.0"}])
