@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::quote;
-use crate::rules::{Game, GameResult, History, IllegalReason, Player, Rights, Rules, parse_start};
+use crate::rules::{Game, GameResult, History, IllegalReason, Rights, Rules, parse_start};
 
 /// The record format this engine writes. Format 1 (no `format` field) had
 /// no rights or repetitions and is still read.
@@ -194,8 +194,8 @@ impl<R: Rules> Replay for Replayer<'_, R> {
                 None,
                 format!(
                     "the record claims {}, but replaying it gives {}",
-                    describe(self.result),
-                    describe(self.game.result())
+                    describe(self.game.rules(), self.result),
+                    describe(self.game.rules(), self.game.result())
                 ),
             );
         }
@@ -303,7 +303,7 @@ fn check_repetitions<R: Rules>(
     Ok(())
 }
 
-fn describe(r: Option<GameResult>) -> String {
+fn describe<R: Rules>(rules: &R, r: Option<GameResult>) -> String {
     match r {
         None => "no result (the game goes on)".into(),
         Some(GameResult {
@@ -313,14 +313,6 @@ fn describe(r: Option<GameResult>) -> String {
         Some(GameResult {
             winner: Some(p),
             reason,
-        }) => format!(
-            "a win for the {} player by {}",
-            if p == Player::First {
-                "first"
-            } else {
-                "second"
-            },
-            reason
-        ),
+        }) => format!("a win for {} by {reason}", rules.player_name(p)),
     }
 }

@@ -37,6 +37,8 @@ pub struct Status {
 /// A game in progress, whatever its family.
 pub trait Session {
     fn variant(&self) -> &str;
+    /// A player's name as the family's rules give it.
+    fn player_name(&self, p: Player) -> &'static str;
     fn status(&self) -> Status;
     /// The legal actions in canonical notation, sorted; none once the game
     /// is over.
@@ -134,6 +136,10 @@ impl<'r, R: Rules> Live<'r, R> {
 }
 
 impl<R: Rules> Session for Live<'_, R> {
+    fn player_name(&self, p: Player) -> &'static str {
+        self.rules.player_name(p)
+    }
+
     fn variant(&self) -> &str {
         self.rules.variant()
     }

@@ -376,6 +376,11 @@ impl Rules for ChessRules {
     fn design_facts(&self) -> Option<crate::rules::design_facts::Facts> {
         Some(self.design())
     }
+    fn player_name(&self, p: Player) -> &'static str {
+        // SC-1.2.
+        pieces::player_name(p)
+    }
+
     fn capabilities(&self) -> &'static [&'static str] {
         if self.castles.is_some() {
             &["castling", "en-passant", "promotion"]

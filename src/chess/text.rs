@@ -535,7 +535,10 @@ impl ChessRules {
         let sep = body.find(['-', 'x']).ok_or_else(|| {
             aerr(
                 IllegalReason::Syntax,
-                format!("'{text}' is not origin-destination"),
+                format!(
+                    "'{text}' is not origin-destination: a move is two cells with a hyphen, \
+                     as in e2-e4 (e7-e8=Q promotes, O-O castles)"
+                ),
             )
         })?;
         let (from_text, to_text) = (&body[..sep], &body[sep + 1..]);

@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use seams::audit::Report;
-use seams::rules::Player;
 use seams::rules::audit_facts::ShieldKind;
+use seams::variant::Variant;
 
 use super::Rulebook;
 use super::position::PositionArgs;
@@ -32,21 +32,17 @@ pub fn audit(book: &Rulebook, a: AuditArgs) -> Result<ExitCode> {
     if a.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print_checks_and_mates(&report)?;
+        print_checks_and_mates(v, &report)?;
         print_shields(&report)?;
         print_attacked(&report)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn side(p: Player) -> String {
-    format!("{p:?}").to_lowercase()
-}
-
-fn print_checks_and_mates(r: &Report) -> Result<()> {
+fn print_checks_and_mates(v: &dyn Variant, r: &Report) -> Result<()> {
     outln!("audit    {} (rules {})", r.variant, r.rules);
     outln!("position {}", r.position);
-    outln!("to move  {}", side(r.to_move));
+    outln!("to move  {}", v.player_name(r.to_move));
     outln!("plies    {}", r.plies);
     outln!();
     outln!("checks within {} plies: {}", r.plies, r.checks.len());
@@ -57,7 +53,7 @@ fn print_checks_and_mates(r: &Report) -> Result<()> {
     outln!();
     outln!(
         "forced mates for {} within {} plies: {}",
-        side(r.to_move),
+        v.player_name(r.to_move),
         r.plies,
         r.mates.len()
     );

@@ -135,20 +135,21 @@ pub fn play(book: &Rulebook, a: PlayArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     outln!("position {}", status.position);
-    outln!("to move  {:?}", status.to_move);
+    outln!("to move  {}", session.player_name(status.to_move));
     outln!("check    {}", if status.in_check { "yes" } else { "no" });
-    outln!("result   {}", describe(status.result));
+    outln!("result   {}", describe(session.as_ref(), status.result));
     Ok(ExitCode::SUCCESS)
 }
 
-fn describe(result: Option<GameResult>) -> String {
+/// A result in the family's player names: `White wins by checkmate`.
+fn describe(session: &dyn Session, result: Option<GameResult>) -> String {
     match result {
         None => "none (the game goes on)".into(),
         Some(r) => format!(
             "{} by {}",
             match r.winner {
                 None => "draw".to_string(),
-                Some(p) => format!("{p:?} player wins"),
+                Some(p) => format!("{} wins", session.player_name(p)),
             },
             r.reason
         ),
@@ -261,7 +262,7 @@ impl Interactive<'_, '_> {
         }
         self.write_record()?;
         let status = self.session.status();
-        writeln!(out, "result: {}", describe(status.result))?;
+        writeln!(out, "result: {}", describe(&*self.session, status.result))?;
         Ok(ExitCode::SUCCESS)
     }
 
@@ -385,11 +386,15 @@ impl Interactive<'_, '_> {
         let status = self.session.status();
         match self.session.diagram() {
             Some(d) => write!(out, "{}", seams::render::text::board_text(&d))?,
-            None => writeln!(out, "{:?} to move", status.to_move)?,
+            None => writeln!(out, "{} to move", self.session.player_name(status.to_move))?,
         }
         writeln!(out, "position {}", status.position)?;
         if status.result.is_some() {
-            writeln!(out, "game over: {}", describe(status.result))?;
+            writeln!(
+                out,
+                "game over: {}",
+                describe(&*self.session, status.result)
+            )?;
         }
         Ok(())
     }

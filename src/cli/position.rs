@@ -48,6 +48,21 @@ impl Place {
 impl PositionArgs {
     /// Reads `--position` by the rule in the module documentation.
     pub fn resolve(&self) -> Result<Place> {
+        // No action text has a space inside it, so one that does is a list
+        // written with spaces: say how to write it.
+        if let Some(m) = self
+            .moves
+            .iter()
+            .find(|m| m.trim().contains(char::is_whitespace))
+        {
+            let commas: Vec<&str> = m.split_whitespace().collect();
+            bail!(
+                "--moves '{}': actions are separated by commas, not spaces \
+                 (--moves {})",
+                seams::quote::excerpt(m),
+                seams::quote::excerpt(&commas.join(","))
+            );
+        }
         Ok(Place {
             position: match &self.position {
                 None => None,

@@ -38,6 +38,22 @@ pub fn render(book: &Rulebook, a: RenderArgs) -> Result<ExitCode> {
         None => seams::render::Marks::default(),
         Some(cell) => seams::render::moves_from(v, &place.at(), cell)?,
     };
+    if let Some(cell) = &marks.from
+        && marks.actions.is_empty()
+    {
+        // The picture is right, but shows no mark: say why, apart from it.
+        let occupied = v
+            .diagram(&place.at())?
+            .pieces
+            .iter()
+            .any(|p| &p.cell == cell);
+        let why = if occupied {
+            "the piece there has no legal action"
+        } else {
+            "no piece stands there"
+        };
+        eprintln!("seams render: --moves-from {cell} marks nothing: {why}");
+    }
     marks.flip = a.flip;
     let svg = seams::render::render_svg(v, &place.at(), &marks)?;
     match &a.out {

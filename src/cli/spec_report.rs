@@ -6,14 +6,9 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use seams::design::Colouring;
 use seams::draft::{CheckReport, DesignRow};
-use seams::rules::Player;
 use seams::rules::design_facts::{DropFacts, PawnFacts};
 
 use super::out::{Align, Table};
-
-fn side(p: Player) -> String {
-    format!("{p:?}").to_lowercase()
-}
 
 fn histogram(h: &BTreeMap<usize, usize>) -> String {
     h.iter()
@@ -164,7 +159,7 @@ fn bishop_colours(d: &DesignRow) -> String {
                 .map(|p| {
                     format!(
                         "{} {} dark [{}] {} light [{}]{}",
-                        side(p.owner),
+                        d.players[p.owner.index()],
                         p.dark.len(),
                         p.dark.join(" "),
                         p.light.len(),
@@ -199,7 +194,7 @@ fn pawn_paths(d: &DesignRow) -> String {
     }
     let cells: Vec<String> = stuck
         .iter()
-        .map(|p| format!("{} {}", side(p.owner), p.cell))
+        .map(|p| format!("{} {}", d.players[p.owner.index()], p.cell))
         .collect();
     format!(
         "{} of {} pawns have NO path: {}",

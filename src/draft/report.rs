@@ -10,6 +10,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::conformance::Corpus;
+use crate::rules::Player;
 use crate::spec::Library;
 use crate::variant::Variant;
 
@@ -44,6 +45,10 @@ pub struct SolidRow {
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct DesignRow {
     pub variant: String,
+    /// The players' names as the family's rules give them, for the
+    /// findings' sentences.
+    #[serde(skip)]
+    pub players: [&'static str; 2],
     /// Each player's initial bishops by colour class (GEO-I2).
     pub bishops: crate::design::BishopColours,
     /// Each initial pawn's forward path to a promotion target.
@@ -109,7 +114,7 @@ impl CheckReport {
                     out.push(format!(
                         "{}: {} bishops not colour-balanced ({} dark, {} light)",
                         d.variant,
-                        player_name(p.owner),
+                        d.players[p.owner.index()],
                         p.dark.len(),
                         p.light.len()
                     ));
@@ -119,7 +124,7 @@ impl CheckReport {
                 out.push(format!(
                     "{}: the {} pawn on {} has no forward path to promotion",
                     d.variant,
-                    player_name(p.owner),
+                    d.players[p.owner.index()],
                     p.cell
                 ));
             }
@@ -163,13 +168,6 @@ pub fn board_rows(lib: &Library) -> Result<Vec<BoardRow>, DraftError> {
     Ok(out)
 }
 
-fn player_name(p: crate::rules::Player) -> &'static str {
-    match p {
-        crate::rules::Player::First => "first",
-        crate::rules::Player::Second => "second",
-    }
-}
-
 /// The derived facts of every tetrahedral board of a library.
 pub fn solid_rows(lib: &Library) -> Vec<SolidRow> {
     lib.solid_names()
@@ -197,6 +195,7 @@ pub fn design_rows(lib: &Library, variants: &[&dyn Variant]) -> Vec<DesignRow> {
                 .map(|g| g.board());
             Some(DesignRow {
                 variant: v.name().to_string(),
+                players: [v.player_name(Player::First), v.player_name(Player::Second)],
                 bishops: crate::design::BishopColours::new(board, &facts.bishops),
                 pawns: facts.pawns,
                 drops: facts.drops,

@@ -342,6 +342,14 @@ impl Rules for KyotoRules {
     fn audit_facts(&self) -> Option<&dyn crate::rules::audit_facts::Audit<Position>> {
         Some(self)
     }
+    fn player_name(&self, p: Player) -> &'static str {
+        // KY-1.1 names no one: the first player and the second.
+        match p {
+            Player::First => "first player",
+            Player::Second => "second player",
+        }
+    }
+
     fn capabilities(&self) -> &'static [&'static str] {
         &["drops"]
     }

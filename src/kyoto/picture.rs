@@ -102,10 +102,7 @@ impl Draw<Position, Action> for KyotoRules {
         let b = self.geo.board();
         let pieces = self.piece_marks(pos);
         let side = |p: Player| Side {
-            name: match p {
-                Player::First => "first player".into(),
-                Player::Second => "second player".into(),
-            },
+            name: Rules::player_name(self, p).to_string(),
             // A token in hand may be dropped either face up.
             hand: Token::ALL
                 .iter()

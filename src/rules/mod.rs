@@ -120,6 +120,11 @@ pub trait Rules: Send + Sync {
     /// The initial position.
     fn start(&self) -> Self::Position;
     fn to_move(&self, pos: &Self::Position) -> Player;
+    /// A player's name as the family's rules give it (`White`, `A`, `first
+    /// player`). Every text a person reads names players this way: the
+    /// CLI, pictures, record verdicts, reports and the web app. The
+    /// protocol and records write `first` and `second`.
+    fn player_name(&self, p: Player) -> &'static str;
 
     /// Every legal board move and drop (resignation and draw offers are
     /// handled by [`Game`]). Order is unspecified; callers sort if needed.

@@ -596,6 +596,10 @@ impl Rules for ShogiRules {
         Some((as_mover, self.analysis(pos, mover, king_safety)))
     }
 
+    fn player_name(&self, p: Player) -> &'static str {
+        pieces::player_name(p)
+    }
+
     fn capabilities(&self) -> &'static [&'static str] {
         &["drops", "promotion"]
     }

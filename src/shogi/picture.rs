@@ -10,7 +10,7 @@ use crate::topology::file::AnyBoard;
 
 use super::ShogiRules;
 use super::movegen::Action;
-use super::pieces::{Kind, has_facing, player_letter};
+use super::pieces::{Kind, has_facing};
 use super::position::Position;
 
 impl ShogiRules {
@@ -135,7 +135,7 @@ impl Draw<Position, Action> for ShogiRules {
         let b = self.geo.board();
         let pieces = self.piece_marks(pos);
         let side = |p: Player| Side {
-            name: player_letter(p).to_string(),
+            name: Rules::player_name(self, p).to_string(),
             hand: Kind::HAND
                 .iter()
                 .map(|&k| HandMark {

@@ -223,6 +223,14 @@ pub fn has_facing(kind: Kind) -> bool {
 }
 
 /// The owner's name in the rules text: `A` moves first, `B` second.
+/// The players' names, SS-1.3: A moves first, B second.
+pub fn player_name(p: Player) -> &'static str {
+    match p {
+        Player::First => "A",
+        Player::Second => "B",
+    }
+}
+
 pub fn player_letter(p: Player) -> char {
     match p {
         Player::First => 'A',

@@ -258,6 +258,13 @@ impl Rules for TetraRules {
     fn to_move(&self, pos: &Position) -> Player {
         pos.to_move
     }
+    fn player_name(&self, p: Player) -> &'static str {
+        // The players of spec/tetra/rules.md: White moves first.
+        match p {
+            Player::First => "White",
+            Player::Second => "Black",
+        }
+    }
     fn legal_actions(&self, pos: &Position) -> Vec<TetraAction> {
         movegen::legal(&self.t, &self.data, pos)
     }

@@ -131,10 +131,7 @@ impl Draw<Position, TetraAction> for TetraRules {
         let b = &self.board;
         let pieces = self.piece_marks(pos);
         let side = |p: Player| Side {
-            name: match p {
-                Player::First => "White".into(),
-                Player::Second => "Black".into(),
-            },
+            name: Rules::player_name(self, p).to_string(),
             hand: self
                 .data
                 .kinds

@@ -396,6 +396,10 @@ impl<R: Rules> Variant for R {
     fn capabilities(&self) -> &'static [&'static str] {
         Rules::capabilities(self)
     }
+    fn player_name(&self, p: Player) -> &'static str {
+        Rules::player_name(self, p)
+    }
+
     fn start_position(&self) -> String {
         self.format_position(&self.start())
     }

@@ -158,6 +158,8 @@ pub trait Variant: Send + Sync {
     /// Rule features beyond the basic commands (see [`Rules::capabilities`]).
     fn capabilities(&self) -> &'static [&'static str];
     fn start_position(&self) -> String;
+    /// A player's name as the family's rules give it ([`Rules::player_name`]).
+    fn player_name(&self, p: Player) -> &'static str;
     /// Canonical texts of all legal actions, sorted.
     fn legal_actions(&self, at: &At) -> Result<Vec<String>, VariantError>;
     /// Whether `action` is legal (its canonical text) or why not.

@@ -443,7 +443,7 @@ fn cli_text_report() {
     );
     assert!(
         r.stdout
-            .contains("forced mates for first within 2 plies: 0")
+            .contains("forced mates for White within 2 plies: 0")
     );
     assert!(r.stdout.contains("attacked pieces: 0"));
     let m = seams(&["audit", "chess-mobius", "--plies", "3"]);

@@ -42,3 +42,4 @@ mod tidy;
 mod tools_mutants;
 mod topology;
 mod wedge;
+mod wording;

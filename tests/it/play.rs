@@ -216,9 +216,9 @@ fn two_players_move_list_take_back_and_resign() {
             "error: unreachable",
             "played d2-d4",
             "played resign",
-            "game over: First player wins by resignation",
+            "game over: White wins by resignation",
             "error: game-over",
-            "result: First player wins by resignation",
+            "result: White wins by resignation",
         ],
     );
 }

@@ -58,6 +58,12 @@ impl Rules for Race {
             first_to_move: true,
         }
     }
+    fn player_name(&self, p: Player) -> &'static str {
+        match p {
+            Player::First => "first racer",
+            Player::Second => "second racer",
+        }
+    }
     fn to_move(&self, p: &Pos) -> Player {
         if p.first_to_move {
             Player::First

@@ -629,14 +629,13 @@ fn unbalanced_bishops_stuck_pawns_and_immobile_drops_are_reported() {
     let findings = report.design_findings();
     assert!(
         findings.contains(
-            &"chess-mobius: first bishops not colour-balanced (2 dark, 0 light)".to_string()
+            &"chess-mobius: White bishops not colour-balanced (2 dark, 0 light)".to_string()
         ),
         "{findings:?}"
     );
     assert!(
-        findings.contains(
-            &"shogi-flat: the first pawn on a3 has no forward path to promotion".to_string()
-        ),
+        findings
+            .contains(&"shogi-flat: the A pawn on a3 has no forward path to promotion".to_string()),
         "{findings:?}"
     );
     assert!(
@@ -653,7 +652,7 @@ fn unbalanced_bishops_stuck_pawns_and_immobile_drops_are_reported() {
         r.stdout
     );
     assert!(
-        r.stdout.contains("9 of 18 pawns have NO path: first a3"),
+        r.stdout.contains("9 of 18 pawns have NO path: A a3"),
         "{}",
         r.stdout
     );
