@@ -4,7 +4,7 @@
 //! (`/dev/zero`, a FIFO with no writer, a board file linked to either).
 //!
 //! Every limit here is far above any real file of its kind, and is listed
-//! in the README.
+//! in docs/measurements.md ("Input limits").
 
 use std::path::Path;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the README pictures in docs/pictures/. tests/it/render.rs reads
+# Regenerates the pictures in docs/pictures/ (README.md and docs/playing.md). tests/it/render.rs reads
 # the `seams render` lines below and fails when a committed picture differs
 # from what the command draws now, so run this after changing the drawing.
 set -euo pipefail

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the README's screenshots of the web app (docs/screenshots/):
+# Regenerates the screenshots of the web app (docs/screenshots/, shown in
+# docs/playing.md):
 # the browser trials of tests/external/webapp.rs take them while they play, so each
 # picture shows a state the trials have checked. Needs /usr/bin/chromium
 # and /usr/bin/chromedriver (Debian's chromium and chromium-driver).

@@ -41,5 +41,6 @@ mod tetra;
 mod tidy;
 mod tools_mutants;
 mod topology;
+mod transcripts;
 mod wedge;
 mod wording;
