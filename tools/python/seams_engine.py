@@ -64,10 +64,14 @@ import os
 import sys
 import traceback
 
-# The protocol version this module speaks, as hello replies say it. 1.1
-# only added the optional `pipelining` capability, which this module does
-# not declare: it answers one request at a time, as a 1.0 engine did.
+# The protocol version this module speaks, as hello replies say it.
 PROTOCOL = "1.1"
+
+# The transport capability of 1.1 that every engine on this module has:
+# `serve` reads each request while the runner may leave earlier replies
+# unread (it writes each reply and goes on), so the runner may send
+# several requests at once.
+PIPELINING = "pipelining"
 
 COMMANDS = ("hello", "legal_actions", "check_action", "perft", "apply", "status",
             "key", "verify_record", "geometry")
@@ -159,6 +163,12 @@ class Engine:
 
     # ------------------------------------------------------------ hello
 
+    def defines(self, hook):
+        """Whether the subclass gives `hook` (the base class's own hooks
+        only raise NotImplementedError, so having the name is not enough)."""
+        mine = getattr(type(self), hook, None)
+        return mine is not None and mine is not getattr(Engine, hook, None)
+
     def commands(self):
         """The commands this engine answers: those whose method the
         subclass defines, or whose hooks it all defines."""
@@ -181,7 +191,9 @@ class Engine:
             raise Error(f"protocol {protocol!r} is not spoken here (this engine speaks {PROTOCOL})")
         out = {"protocol": PROTOCOL, "name": self.name, "version": self.version,
                "variants": [{"name": v, "rules": r} for v, r in self.variants.items()],
-               "capabilities": list(self.capabilities), "commands": self.commands()}
+               "capabilities": list(self.capabilities)
+               + ([] if PIPELINING in self.capabilities else [PIPELINING]),
+               "commands": self.commands()}
         if self.boards is not None:
             out["boards"] = list(self.boards)
         return out
@@ -245,9 +257,9 @@ class Engine:
             return reject(0, "unknown-format",
                           f"record format {record.get('format')!r} is not 1 or 2")
         # Claims this engine cannot check are not guessed at.
-        if "repetitions" in record and not hasattr(self, "repetition_key"):
+        if "repetitions" in record and not self.defines("repetition_key"):
             raise Unsupported
-        if "rights" in record and not hasattr(self, "rights"):
+        if "rights" in record and not self.defines("rights"):
             raise Unsupported
         if record.get("rules") != self.variants[variant]:
             return reject(0, "wrong-rules-version",

@@ -98,6 +98,29 @@ class Protocol(unittest.TestCase):
         r = ask(self.engine, {"id": 0, "cmd": "hello", "protocol": 2})
         self.assertIn("not spoken", r["error"])
 
+    def test_hello_declares_pipelining_once(self):
+        r = ask(self.engine, {"id": 0, "cmd": "hello", "protocol": "1.1"})
+        self.assertEqual(r["capabilities"], TakeAway.capabilities + [se.PIPELINING])
+
+        class Declared(TakeAway):
+            capabilities = TakeAway.capabilities + [se.PIPELINING]
+        r = ask(Declared(), {"id": 0, "cmd": "hello", "protocol": "1.1"})
+        self.assertEqual(r["capabilities"].count(se.PIPELINING), 1)
+
+    def test_repetitions_are_not_guessed_without_a_key(self):
+        class NoKey(TakeAway):
+            repetition_key = se.Engine.repetition_key
+        record = {"format": 2, "variant": "take-away", "rules": "1.0",
+                  "start": {"kind": "initial"}, "actions": [], "result": None,
+                  "repetitions": []}
+        r = ask(NoKey(), {"id": 5, "cmd": "verify_record", "record": record})
+        self.assertEqual(r, {"id": 5, "unsupported": True})
+        self.assertFalse(NoKey().defines("repetition_key"))
+        # With a key, the same claim is checked.
+        r = ask(self.engine, {"id": 5, "cmd": "verify_record", "record": record})
+        self.assertEqual(r["verdict"], "accepted")
+        self.assertTrue(self.engine.defines("repetition_key"))
+
     def test_commands_follow_the_hooks(self):
         class Geometry(se.Engine):
             def geometry(self, board, question):
