@@ -80,3 +80,16 @@ pub fn processes_with_token(token: &str) -> Vec<String> {
     }
     found
 }
+
+/// The running processes whose command line contains `needle`, each as
+/// its command line.
+pub fn processes_with(needle: &str) -> Vec<String> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return vec![];
+    };
+    dir.filter_map(|e| e.ok())
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
+        .filter(|c| c.contains(needle))
+        .collect()
+}

@@ -245,18 +245,6 @@ fn max_time_stops_cleanly_and_reports_what_was_compared() {
     assert!(!r.stdout.contains("compared 0 positions"), "{}", r.stdout);
 }
 
-/// Processes whose command line contains `needle` (Linux `/proc`).
-fn processes_with(needle: &str) -> Vec<String> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return vec![];
-    };
-    dir.filter_map(|e| e.ok())
-        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
-        .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
-        .filter(|c| c.contains(needle))
-        .collect()
-}
-
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_cleanly_and_leaves_no_engine_behind() {
@@ -286,7 +274,7 @@ fn ctrl_c_stops_cleanly_and_leaves_no_engine_behind() {
     assert!(stdout.contains("interrupted"), "{stdout}");
     assert!(!stdout.contains("compared 0 positions"), "{stdout}");
     std::thread::sleep(Duration::from_millis(300));
-    let left = processes_with(marker);
+    let left = crate::common::reap::processes_with(marker);
     assert!(left.is_empty(), "engines left behind: {left:?}");
 }
 

@@ -68,18 +68,6 @@ fn check_every_case(c: &Conformed, kind: &str, fragment: &str) {
     }
 }
 
-/// Processes whose command line contains `needle` (Linux `/proc`).
-fn processes_with(needle: &str) -> Vec<String> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return vec![];
-    };
-    dir.filter_map(|e| e.ok())
-        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
-        .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
-        .filter(|c| c.contains(needle))
-        .collect()
-}
-
 #[test]
 fn an_engine_that_forks_and_exits_is_a_crash_and_leaves_no_orphan() {
     let c = conform("seams engine --fault fork-exit", &["--max-failures", "100"]);
@@ -88,7 +76,7 @@ fn an_engine_that_forks_and_exits_is_a_crash_and_leaves_no_orphan() {
     // The forked `sleep` held the engine's stdout; killing the process
     // group took it down with the engine.
     std::thread::sleep(Duration::from_millis(200));
-    let left = processes_with("sleep 3600.0417");
+    let left = crate::common::reap::processes_with("sleep 3600.0417");
     assert!(left.is_empty(), "orphans left behind: {left:?}");
 }
 
