@@ -61,35 +61,31 @@ extern "C" fn kill_groups() {
 /// each as its command line.
 pub fn processes_with_token(token: &str) -> Vec<String> {
     let needle = format!("SEAMS_TEST_TOKEN={token}");
-    let mut found = Vec::new();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return found;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Ok(environ) = std::fs::read(path.join("environ")) else {
-            continue;
-        };
-        let marked = environ
-            .split(|&b| b == 0)
-            .any(|var| var == needle.as_bytes());
-        if marked {
-            let cmdline = std::fs::read(path.join("cmdline")).unwrap_or_default();
-            found.push(String::from_utf8_lossy(&cmdline).replace('\0', " "));
-        }
-    }
-    found
+    processes(|proc_dir| {
+        std::fs::read(proc_dir.join("environ"))
+            .is_ok_and(|env| env.split(|&b| b == 0).any(|var| var == needle.as_bytes()))
+    })
 }
 
 /// The running processes whose command line contains `needle`, each as
 /// its command line.
 pub fn processes_with(needle: &str) -> Vec<String> {
+    processes(|_| true)
+        .into_iter()
+        .filter(|c| c.contains(needle))
+        .collect()
+}
+
+/// The command lines of the running processes whose `/proc` folder passes
+/// `keep`.
+fn processes(keep: impl Fn(&std::path::Path) -> bool) -> Vec<String> {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return vec![];
     };
-    dir.filter_map(|e| e.ok())
-        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+    dir.flatten()
+        .map(|e| e.path())
+        .filter(|p| keep(p))
+        .filter_map(|p| std::fs::read(p.join("cmdline")).ok())
         .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
-        .filter(|c| c.contains(needle))
         .collect()
 }

@@ -446,18 +446,8 @@ fn one_protocol_version_everywhere() {
         "the Python kit"
     );
 
-    let mut docs = vec![
-        "README.md".to_string(),
-        "conformance/PROTOCOL.md".to_string(),
-    ];
-    if let Ok(dir) = std::fs::read_dir(root.join("docs")) {
-        docs.extend(
-            dir.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "md"))
-                .map(|p| p.strip_prefix(root).unwrap().display().to_string()),
-        );
-    }
+    let mut docs = crate::transcripts::documents();
+    docs.push("conformance/PROTOCOL.md".to_string());
     for doc in docs {
         let mut in_code = false;
         for (n, line) in read(&doc).lines().enumerate() {

@@ -63,12 +63,7 @@ fn imports_follow_the_layers_of_architecture_md() {
 fn layer_counts(layers: &[Layer], sources: &[Source]) -> String {
     let layer_of = |path: &str| -> Option<u32> {
         let s = sources.iter().find(|s| s.path == path)?;
-        let module = if s.module.first().is_some_and(|m| m == "main") {
-            vec!["main".to_string()]
-        } else {
-            s.module.clone()
-        };
-        unit_of(layers, &module).map(|(_, l)| l.number)
+        unit_of(layers, &unit_module(s)).map(|(_, l)| l.number)
     };
     let mut counts: BTreeMap<(u32, u32), usize> = BTreeMap::new();
     for (file, found) in imports(sources) {
@@ -365,6 +360,16 @@ fn module_of(rel: &str) -> Vec<String> {
     parts
 }
 
+/// The module a file's unit is looked up by: `main` for the binary's root
+/// (whose `crate` holds `cli`), the file's own module otherwise.
+fn unit_module(s: &Source) -> Vec<String> {
+    if s.module.first().is_some_and(|m| m == "main") {
+        vec!["main".to_string()]
+    } else {
+        s.module.clone()
+    }
+}
+
 /// Whether a file is part of the binary (`main.rs` and `cli/`), whose
 /// `crate::` is the binary and whose `seams::` is the library.
 fn in_binary(module: &[String]) -> bool {
@@ -437,13 +442,13 @@ fn absolute(
                 child.remove(0);
             }
             child.push(first.to_string());
-            let key = if binary && child.first().is_none_or(|m| m != "cli") {
+            // The binary's only child modules are `cli`'s.
+            if binary && child.first().is_none_or(|m| m != "cli") {
                 return None;
-            } else {
-                child.clone()
-            };
-            return files.contains_key(&key).then(|| {
-                key.into_iter()
+            }
+            return files.contains_key(&child).then(|| {
+                child
+                    .into_iter()
                     .chain(rest.iter().cloned())
                     .collect::<Vec<_>>()
             });
@@ -788,11 +793,7 @@ fn check(layers: &[Layer], sources: &[Source]) -> Vec<String> {
     let mut problems = Vec::new();
     let mut unit_of_file: BTreeMap<String, (String, &Layer)> = BTreeMap::new();
     for s in sources {
-        let module = if s.module.first().is_some_and(|m| m == "main") {
-            vec!["main".to_string()]
-        } else {
-            s.module.clone()
-        };
+        let module = unit_module(s);
         match unit_of(layers, &module) {
             Some(u) => {
                 unit_of_file.insert(s.path.clone(), u);

@@ -1,8 +1,8 @@
 //! Every command README.md and docs/*.md show is run as they show it, so
 //! the text and the program cannot drift apart.
 //!
-//! The convention (docs/README of it: the top of each guide, and
-//! ARCHITECTURE.md): a file's code blocks run in order, in one scratch
+//! The convention (also in ARCHITECTURE.md): a file's code blocks run in
+//! order, in one scratch
 //! folder that holds copies of `spec/`, `conformance/`, `tools/` and
 //! `examples/`, with `seams` first on `PATH`, each command through `sh -c`.
 //! - ```` ```console ````: a transcript. `$ ` starts a command; a `? N`
@@ -200,7 +200,7 @@ fn scratch_for(doc: &str) -> PathBuf {
 }
 
 /// The documents whose commands are run: README.md and docs/*.md.
-fn documents() -> Vec<String> {
+pub(crate) fn documents() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut docs = vec!["README.md".to_string()];
     let mut guides: Vec<String> = std::fs::read_dir(root.join("docs"))

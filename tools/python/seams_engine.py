@@ -172,13 +172,11 @@ class Engine:
     def commands(self):
         """The commands this engine answers: those whose method the
         subclass defines, or whose hooks it all defines."""
-        mine = type(self)
         out = ["hello"]
         for cmd in COMMANDS[1:]:
-            overridden = getattr(mine, cmd) is not getattr(Engine, cmd)
+            overridden = self.defines(cmd)
             hooks = NEEDS.get(cmd)
-            built = hooks is not None and all(
-                getattr(mine, h) is not getattr(Engine, h) for h in hooks)
+            built = hooks is not None and all(self.defines(h) for h in hooks)
             if overridden or built:
                 out.append(cmd)
         return out
