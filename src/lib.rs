@@ -29,6 +29,7 @@ pub mod draft;
 pub mod files;
 pub mod fuzz_targets;
 pub mod geometry;
+pub mod grammar;
 pub mod kyoto;
 pub mod movement;
 pub mod mutants;

@@ -102,7 +102,9 @@ impl<'r, R: Rules> Live<'r, R> {
                 message: "the game is already over".into(),
             });
         }
-        match text.trim() {
+        // Read exactly as written: `game-action` of the family's grammar
+        // derives `resign` and `draw` with no space around them (NT-I1).
+        match text {
             t @ ("resign" | "draw") => Ok((t.to_string(), None)),
             t => {
                 let pos = self.game.position();

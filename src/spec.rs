@@ -344,3 +344,67 @@ pub fn embedded_files(family: &str) -> Vec<(String, String)> {
     files.sort();
     files
 }
+
+/// A family's notation: the grammar its action and position texts are
+/// read by (`spec/<family>/notation.abnf`, NT-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Notation {
+    Shogi,
+    Chess,
+    Kyoto,
+    Tetra,
+}
+
+impl Notation {
+    pub const ALL: [Notation; 4] = [
+        Notation::Shogi,
+        Notation::Chess,
+        Notation::Kyoto,
+        Notation::Tetra,
+    ];
+
+    /// The grammar file, as the spec folder names it.
+    pub fn file(self) -> &'static str {
+        match self {
+            Notation::Shogi => "spec/shogi/notation.abnf",
+            Notation::Chess => "spec/chess/notation.abnf",
+            Notation::Kyoto => "spec/kyoto/notation.abnf",
+            Notation::Tetra => "spec/tetra/notation.abnf",
+        }
+    }
+
+    /// The compiled grammar: the family's file with the shared cell names
+    /// (`spec/notation/cells.abnf`), from the spec compiled into this
+    /// build. Grammars are part of the notation, not of a variant's data,
+    /// so a draft loaded with `--spec` reads texts by the built-in ones.
+    pub fn grammar(self) -> &'static crate::grammar::Grammar {
+        static GRAMMARS: std::sync::OnceLock<Vec<crate::grammar::Grammar>> =
+            std::sync::OnceLock::new();
+        let all = GRAMMARS.get_or_init(|| {
+            Notation::ALL
+                .iter()
+                .map(|n| {
+                    n.compile()
+                        .expect("the embedded grammars are checked by the test suite")
+                })
+                .collect()
+        });
+        &all[self as usize]
+    }
+
+    /// Compiles the grammar of the embedded spec.
+    pub fn compile(self) -> Result<crate::grammar::Grammar, crate::grammar::GrammarError> {
+        let text = |path: &str| {
+            let inside = path.strip_prefix("spec/").unwrap_or(path);
+            SPEC.get_file(inside)
+                .and_then(|f| f.contents_utf8())
+                .unwrap_or_default()
+        };
+        let cells = text(CELL_GRAMMAR);
+        let family = text(self.file());
+        crate::grammar::Grammar::new(self.file(), &format!("{family}\n{cells}"))
+    }
+}
+
+/// The cell names every family grammar uses.
+pub const CELL_GRAMMAR: &str = "spec/notation/cells.abnf";

@@ -336,13 +336,16 @@ impl Rules for ChessRules {
             .map(|a| self.action_text_in(pos, legal, a))
             .collect()
     }
-    fn parse_action(&self, pos: &Position, text: &str) -> Result<Action, ActionError> {
+    fn notation(&self) -> Option<crate::rules::Notation> {
+        Some(crate::rules::Notation::Chess)
+    }
+    fn read_derived_action(&self, pos: &Position, text: &str) -> Result<Action, ActionError> {
         self.read_action(pos, text)
     }
     fn format_position(&self, pos: &Position) -> String {
         self.position_text(pos)
     }
-    fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+    fn read_derived_position(&self, text: &str) -> Result<Position, PositionError> {
         self.read_position(text)
     }
     fn rights(&self, pos: &Position) -> crate::rules::Rights {

@@ -488,16 +488,26 @@ impl ChessRules {
 
     pub fn read_action(&self, pos: &Position, text: &str) -> Result<Action, ActionError> {
         let b = self.geo.board();
+        // The grammar reads the en and em dash as separators (SC-9.2).
         let t: String = text
-            .trim()
             .chars()
             .map(|c| if c == '–' || c == '—' { '-' } else { c })
             .collect();
         if t.is_empty() {
             return Err(aerr(IllegalReason::Syntax, "empty action text"));
         }
-        let castle_word = t.replace('0', "O");
-        match (castle_word.as_str(), self.data.standard_fen) {
+        let has_castling = Side::BOTH
+            .iter()
+            .any(|s| self.castle(pos.to_move, *s).is_some());
+        match (t.as_str(), self.data.standard_fen) {
+            // A board without castling refuses every castling word the
+            // same way (NT-I6), before asking which side it names.
+            ("O-O" | "O-O-O" | "O-O-east" | "O-O-west", _) if !has_castling => {
+                return Err(aerr(
+                    IllegalReason::Castling,
+                    "this variant has no castling",
+                ));
+            }
             ("O-O-east", _) | ("O-O", true) => return self.castle_by_text(pos, Side::East),
             ("O-O-west", _) | ("O-O-O", true) => return self.castle_by_text(pos, Side::West),
             ("O-O" | "O-O-O", false) => {
@@ -592,7 +602,25 @@ impl ChessRules {
                         && spec.king == from
                         && spec.king_to == to
                     {
-                        return self.castle_by_text(pos, side);
+                        // The king carries no facing, so a marked castling
+                        // names no route (NT-I4), once the castling itself
+                        // is allowed (order 6 before order 8).
+                        let castling = self.castle_by_text(pos, side)?;
+                        if promotion.is_some() {
+                            return Err(aerr(
+                                IllegalReason::Promotion,
+                                "castling promotes nothing: write it without '='",
+                            ));
+                        }
+                        if let Some(f) = facing {
+                            return Err(aerr(
+                                IllegalReason::Unreachable,
+                                format!(
+                                    "a castling king carries no facing, so no route ends facing {f}"
+                                ),
+                            ));
+                        }
+                        return Ok(castling);
                     }
                 }
             }
@@ -629,10 +657,16 @@ impl ChessRules {
             (false, None) => {}
         }
         if let Some(f) = facing {
+            // Only a pawn that stays a pawn has a facing to arrive with
+            // (SC-I9); for any other piece no route ends with the mark
+            // (NT-I4).
             if mover.kind != Kind::Pawn || promoting {
                 return Err(aerr(
-                    IllegalReason::Syntax,
-                    "a facing mark only follows a pawn move that stays a pawn",
+                    IllegalReason::Unreachable,
+                    format!(
+                        "no route to {} ends facing {f}: only a pawn that stays a pawn has a facing",
+                        b.cell_name(to)
+                    ),
                 ));
             }
             cands.retain(|a| a.facing == f);

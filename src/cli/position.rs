@@ -25,7 +25,8 @@ pub struct PositionArgs {
     /// of at most 1 MiB).
     #[arg(long, value_name = "TEXT|FILE")]
     pub position: Option<String>,
-    /// Actions to play first, comma-separated, in canonical notation.
+    /// Actions to play first, comma-separated (spaces after a comma are
+    /// allowed), in the family's notation.
     #[arg(long, value_delimiter = ',', value_name = "M1,M2,…")]
     pub moves: Vec<String>,
 }
@@ -68,7 +69,9 @@ impl PositionArgs {
                 None => None,
                 Some(value) => Some(position_text(value)?),
             },
-            moves: self.moves.clone(),
+            // Spaces around a comma are a way of writing the list, not
+            // part of an action (whose grammar has none, NT-I1).
+            moves: self.moves.iter().map(|m| m.trim().to_string()).collect(),
         })
     }
 }

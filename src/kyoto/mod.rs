@@ -235,7 +235,10 @@ impl Rules for KyotoRules {
         }
     }
 
-    fn parse_action(&self, pos: &Position, text: &str) -> Result<Action, ActionError> {
+    fn notation(&self) -> Option<crate::rules::Notation> {
+        Some(crate::rules::Notation::Kyoto)
+    }
+    fn read_derived_action(&self, pos: &Position, text: &str) -> Result<Action, ActionError> {
         let fail = |code, message: String| ActionError { code, message };
         let board = self.geo.board();
         let cell = |t: &str| {
@@ -317,7 +320,7 @@ impl Rules for KyotoRules {
         pos.text()
     }
 
-    fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+    fn read_derived_position(&self, text: &str) -> Result<Position, PositionError> {
         let pos = Position::parse(text)?;
         // KY-I6: the game has a fixed set of tokens; a position holds at
         // most as many of each as the initial position does.

@@ -122,7 +122,6 @@ impl Position {
 
     /// Reads a position text; errors name the field and place.
     pub fn parse(text: &str) -> Result<Position, PositionError> {
-        let text = text.trim();
         let (placement, rest) = text.split_once('[').ok_or_else(|| {
             err(
                 "hand",

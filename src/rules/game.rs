@@ -267,7 +267,8 @@ impl<'r, R: Rules> Game<'r, R> {
             });
         }
         let mover = self.rules.to_move(self.position());
-        match text.trim() {
+        // Exactly as written: the grammar's `game-action` (NT-1.2, NT-I1).
+        match text {
             "resign" => {
                 self.result = Some(GameResult {
                     winner: Some(mover.other()),

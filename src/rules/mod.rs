@@ -14,11 +14,13 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::quote;
+pub use crate::spec::Notation;
 
 pub mod audit_facts;
 pub mod design_facts;
 pub mod drawing;
 mod game;
+pub mod notation;
 
 pub use game::{Game, History};
 
@@ -164,11 +166,36 @@ pub trait Rules: Send + Sync {
     fn format_legal(&self, pos: &Self::Position, legal: &[Self::Action]) -> Vec<String> {
         legal.iter().map(|a| self.format_action(pos, a)).collect()
     }
+    /// The family's written grammar (`spec/<family>/notation.abnf`);
+    /// `None` for rules outside the shipped families (a test's toy game),
+    /// whose reader is then the whole definition of their texts.
+    fn notation(&self) -> Option<Notation>;
     /// Parses notation and returns the legal action it denotes, or why not.
-    fn parse_action(&self, pos: &Self::Position, text: &str) -> Result<Self::Action, ActionError>;
+    /// A text the family's grammar does not derive is `syntax` (NT-2);
+    /// any other is refused by [`Rules::read_derived_action`].
+    fn parse_action(&self, pos: &Self::Position, text: &str) -> Result<Self::Action, ActionError> {
+        notation::read_action(self, pos, text)
+    }
+    /// Reads an action text the grammar's `action` rule derives, checking
+    /// it in the refusal order of PROTOCOL.md from order 3 on. Called only
+    /// through [`Rules::parse_action`] (and, for its teaching message, on
+    /// texts the grammar refuses: a `syntax` answer there explains the
+    /// mistake better than the grammar can).
+    fn read_derived_action(
+        &self,
+        pos: &Self::Position,
+        text: &str,
+    ) -> Result<Self::Action, ActionError>;
     /// The compact one-line position text.
     fn format_position(&self, pos: &Self::Position) -> String;
-    fn parse_position(&self, text: &str) -> Result<Self::Position, PositionError>;
+    /// Reads a position text: one the grammar's `position` rule does not
+    /// derive is refused with the field `syntax` (NT-2); any other is read
+    /// by [`Rules::read_derived_position`].
+    fn parse_position(&self, text: &str) -> Result<Self::Position, PositionError> {
+        notation::read_position(self, text)
+    }
+    /// Reads a position text the grammar derives: the content checks.
+    fn read_derived_position(&self, text: &str) -> Result<Self::Position, PositionError>;
 
     /// The player exchange Φ on positions: the family's board map, owners
     /// swapped, facings reversed, side to move swapped. An involution.

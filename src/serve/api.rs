@@ -449,8 +449,11 @@ pub struct PositionRequest {
 /// Reads a position text as the reference does: its canonical text, or
 /// the reference's exact error.
 pub fn import(v: &dyn Variant, req: &PositionRequest) -> Result<String, ApiError> {
+    // A pasted text often brings a space or a line end along; the import
+    // box drops them, as the command line drops a position file's final
+    // line end (NT-2.3). The text itself is read by the grammar.
     Ok(v.reached(&At {
-        position: Some(&req.position),
+        position: Some(req.position.trim()),
         moves: &[],
     })?
     .0)

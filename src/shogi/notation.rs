@@ -91,7 +91,6 @@ impl ShogiRules {
 
     /// Parses notation into the legal action it names, or says why not.
     pub fn read_action(&self, pos: &Position, text: &str) -> Result<Action, ActionError> {
-        let text = text.trim();
         let b = self.geo.board();
         let cell = |t: &str| {
             b.parse_cell(t)
@@ -101,7 +100,7 @@ impl ShogiRules {
         if let Some((piece, target)) = text.split_once('*') {
             // A promotion mark on either side of a drop is refused from
             // the text alone, before the cell or the hand is looked at.
-            if piece.starts_with('+') || target.ends_with(['+', '=']) {
+            if piece.starts_with('+') || target.contains(['+', '=']) {
                 return Err(fail(
                     IllegalReason::Promotion,
                     "a piece is always dropped unpromoted: a drop takes no '+' or '='",
@@ -188,15 +187,15 @@ impl ShogiRules {
         }
         let from = cell(from_text)?;
         let to = cell(rest)?;
-        match pos.piece_at(from) {
-            Some(p) if p.owner == me => {}
+        let piece = match pos.piece_at(from) {
+            Some(p) if p.owner == me => p,
             _ => {
                 return Err(fail(
                     IllegalReason::NoPiece,
                     format!("no piece of the player to move on {from_text}"),
                 ));
             }
-        }
+        };
         let candidates: Vec<Action> = self
             .pseudo_from(pos, from)
             .into_iter()
@@ -237,6 +236,21 @@ impl ShogiRules {
             }
             None => has(true),
         };
+        // A king, rook or bishop carries no facing (SS-2), so no route of
+        // one ends with a mark (NT-I4). A mark on a piece that carries
+        // facing is checked even where it is not needed (NT-I2).
+        if let Some(f) = want_facing
+            && !piece.has_facing()
+        {
+            return Err(fail(
+                IllegalReason::Unreachable,
+                format!(
+                    "a {} carries no facing, so no route ends with '{}'",
+                    piece.kind.name(),
+                    facing_mark(f)
+                ),
+            ));
+        }
         let mut matching: Vec<Action> = candidates
             .into_iter()
             .filter(|a| {
@@ -250,18 +264,18 @@ impl ShogiRules {
                 "no route arrives with that facing",
             ));
         }
-        if matching.len() > 1 {
-            return Err(fail(
-                IllegalReason::Ambiguous,
-                "routes arrive with different facings: add ^ (up) or v (down)",
-            ));
-        }
-        let a = matching.remove(0);
-        match self.legality_failure(pos, &a) {
-            None => Ok(a),
-            Some(_) => Err(fail(
+        // King safety before ambiguity: `ambiguous` means several *legal*
+        // actions fit the text (PROTOCOL.md order 9).
+        matching.retain(|a| self.legality_failure(pos, a).is_none());
+        match matching.len() {
+            0 => Err(fail(
                 IllegalReason::KingInCheck,
                 "the move leaves the mover's king attacked",
+            )),
+            1 => Ok(matching.remove(0)),
+            _ => Err(fail(
+                IllegalReason::Ambiguous,
+                "routes arrive with different facings: add ^ (up) or v (down)",
             )),
         }
     }

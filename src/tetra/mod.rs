@@ -322,13 +322,16 @@ impl Rules for TetraRules {
     fn format_action(&self, pos: &Position, action: &TetraAction) -> String {
         self.action_text(pos, action)
     }
-    fn parse_action(&self, pos: &Position, text: &str) -> Result<TetraAction, ActionError> {
+    fn notation(&self) -> Option<crate::rules::Notation> {
+        Some(crate::rules::Notation::Tetra)
+    }
+    fn read_derived_action(&self, pos: &Position, text: &str) -> Result<TetraAction, ActionError> {
         self.read_action(pos, text)
     }
     fn format_position(&self, pos: &Position) -> String {
         self.position_text(pos)
     }
-    fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+    fn read_derived_position(&self, text: &str) -> Result<Position, PositionError> {
         let setup = self.parse_setup(text)?;
         Ok(self.position(&setup)?)
     }

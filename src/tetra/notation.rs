@@ -61,7 +61,6 @@ impl TetraRules {
 
     /// Parses notation into the legal action it denotes, or says why not.
     pub fn read_action(&self, pos: &Position, text: &str) -> Result<TetraAction, ActionError> {
-        let text = text.trim();
         let d = &self.data;
         let me = pos.to_move;
         let action = if let Some((letter, cell)) = text.split_once('*') {
@@ -80,16 +79,19 @@ impl TetraRules {
                     format!("'{text}': a drop is one piece letter, '*', a cell"),
                 ));
             };
+            // Upper case is the grammar's; which letters exist is the
+            // variant's (NT-I9), so another letter is a piece not in hand,
+            // judged after the cell.
+            let to = self.cell(cell)?;
             let kind = d
                 .kind_of_letter(l)
                 .filter(|_| l.is_ascii_uppercase())
                 .ok_or_else(|| {
                     fail(
-                        IllegalReason::Syntax,
-                        format!("'{l}' is not an upper-case piece letter of {}", d.name),
+                        IllegalReason::NoPiece,
+                        format!("{} has no piece with the letter '{l}'", d.name),
                     )
                 })?;
-            let to = self.cell(cell)?;
             if pos.in_hand(me, d.hand_class(kind)) == 0 {
                 return Err(fail(
                     IllegalReason::NoPiece,
@@ -153,8 +155,11 @@ impl TetraRules {
                     };
                     let Some(want) = want else {
                         return Err(fail(
-                            IllegalReason::Syntax,
-                            format!("'={l}': a switch names one upper-case piece letter"),
+                            IllegalReason::Promotion,
+                            format!(
+                                "'={l}': {} has no piece with that letter to switch into",
+                                d.name
+                            ),
                         ));
                     };
                     if d.switches_with[p.kind.index()] != Some(want) {

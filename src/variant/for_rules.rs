@@ -278,7 +278,7 @@ impl<R: Rules> Variant for R {
         let mut pos = first.clone();
         let mut played = Vec::with_capacity(actions.len());
         for (i, text) in actions.iter().enumerate() {
-            if matches!(text.trim(), "resign" | "draw") {
+            if matches!(text.as_str(), "resign" | "draw") {
                 continue;
             }
             let a = self
@@ -350,7 +350,7 @@ impl<R: Rules> Variant for R {
             };
             // Matched by canonical text: the line holds what the player
             // chose from an earlier answer.
-            let wanted = step.action.trim();
+            let wanted = step.action.as_str();
             let Some((_, chosen)) = listed.iter().find(|(t, _)| t == wanted) else {
                 return Err(VariantError::Move {
                     ply: at.moves.len() + i + 1,

@@ -90,3 +90,20 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// A position error's field, as `syntax/<field>` when the grammar refused
+/// the text and the family's reader named a field too (`rules::notation`
+/// appends "(<field>: <message>)" to the grammar's message).
+pub fn position_fault(e: &seams::rules::PositionError) -> String {
+    if e.field != "syntax" {
+        return e.field.clone();
+    }
+    match e
+        .message
+        .split_once("; read further: ")
+        .and_then(|(_, r)| r.split_once(':'))
+    {
+        Some((inner, _)) => format!("syntax/{inner}"),
+        None => "syntax".into(),
+    }
+}

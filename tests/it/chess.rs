@@ -520,7 +520,7 @@ fn bad_position_text_names_the_field() {
     let m = variant("chess-mobius");
     let g = variant("chess-genus2");
     for (v, text, field) in [
-        (&m, "", "text"),
+        (&m, "", "syntax/text"),
         (
             &m,
             "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNR w KQkq - 0 1",
@@ -534,17 +534,17 @@ fn bad_position_text_names_the_field() {
         (
             &m,
             "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRX w KQkq - 0 1",
-            "placement rank 1",
+            "syntax/placement rank 1",
         ),
         (
             &m,
             "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRP x KQkq - 0 1",
-            "side",
+            "syntax/side",
         ),
         (
             &m,
             "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRP w KQkz - 0 1",
-            "castling",
+            "syntax/castling",
         ),
         (
             &m,
@@ -559,12 +559,12 @@ fn bad_position_text_names_the_field() {
         (
             &m,
             "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRP w KQkq - x 1",
-            "halfmove",
+            "syntax/halfmove",
         ),
         (
             &m,
             "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRP w KQkq - 0 0",
-            "move",
+            "syntax/move",
         ),
         (
             &m,
@@ -590,7 +590,7 @@ fn bad_position_text_names_the_field() {
         ),
     ] {
         let e = v.parse_position(text).expect_err(text);
-        assert_eq!(e.field, field, "{text}: {e}");
+        assert_eq!(crate::common::position_fault(&e), field, "{text}: {e}");
     }
 }
 
@@ -612,7 +612,9 @@ fn bad_action_text_gets_its_reason() {
         ("O-O-east", Castling),
         ("O-O", Ambiguous),
         ("e2-e4v", Unreachable),
-        ("Nc2-d4^", Syntax),
+        ("Nc2-d4^", Unreachable),
+        ("e2-e4 ", Syntax),
+        ("0-0", Syntax),
     ] {
         let got = m.parse_action(&s, text).map(|a| m.format_action(&s, &a));
         assert_eq!(got.map_err(|e| e.code), Err(code), "{text}");
@@ -863,4 +865,40 @@ fn pawn_motions_share_a_cell_on_a_narrow_strip() {
         found.contains(&"a4 facing up: b5 by forward-east (up) and forward-west (down)".into()),
         "{found:?}"
     );
+}
+
+/// PROTOCOL.md's order-9 `ambiguous` row: two legal actions that differ
+/// only in the pawn's final facing, told apart by the mark. No shipped
+/// board has such a pair (SC-I11), so the row is pinned here, on the
+/// two-file Möbius strip of the test above: the White pawn on a4 captures
+/// the knight on b5 by either forward diagonal, arriving facing up or down.
+#[test]
+fn the_facing_mark_tells_two_pawn_captures_apart() {
+    let board = "name = \"mobius-2x9\"\ntitle = \"narrow\"\nwidth = 2\nheight = 9\n\
+         [sides]\neast-west = \"translate-reversed\"\nnorth-south = \"boundary\"\n";
+    let lib = seams::spec::Library::from_files(vec![("mobius-2x9.toml".into(), board.into())])
+        .expect("the narrow strip loads");
+    let rules = "variant = \"chess-narrow\"\nboard = \"mobius-2x9\"\nrules-version = \"0.1\"\n\
+         exchange = \"mirror-ranks\"\n\
+         [[setup]]\nrank = \"1\"\nrow = \"K .\"\n\
+         [promotion]\nrule = \"facing-last-rank\"\npieces = [\"Q\", \"R\", \"B\", \"N\"]\n\
+         [endings]\nrepetition = 5\nmove-rule-halfmoves = 150\n";
+    let chess = seams::chess::ChessRules::from_file("chess-narrow.toml", rules, &lib)
+        .expect("the narrow variant loads");
+    let pos = chess
+        .parse_position("k1/2/2/2/1n/P1/2/2/K1 w - - 0 1")
+        .expect("a valid position");
+    let check = |text: &str| {
+        chess
+            .parse_action(&pos, text)
+            .map(|_| ())
+            .map_err(|e| e.code)
+    };
+    assert_eq!(check("a4-b5"), Err(seams::rules::IllegalReason::Ambiguous));
+    assert_eq!(check("a4-b5^"), Ok(()));
+    assert_eq!(check("a4-b5v"), Ok(()));
+    let mut texts = chess.format_legal(&pos, &chess.legal_actions(&pos));
+    texts.retain(|t| t.starts_with("a4-b5"));
+    texts.sort();
+    assert_eq!(texts, ["a4-b5^", "a4-b5v"]);
 }

@@ -392,7 +392,7 @@ fn position_files_and_texts_are_both_read() {
     // file error.
     check_input_error(
         &["moves", "chess-flat", "--position", "not a position"],
-        "bad position (text)",
+        "bad position (syntax)",
     );
 }
 

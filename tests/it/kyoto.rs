@@ -137,17 +137,17 @@ fn the_start_is_judged_like_any_position() {
 fn bad_position_texts_name_the_field() {
     let k = kyoto();
     for (text, field) in [
-        ("p+nks+l/5/5/5/+LSK+NP w 0 1", "hand"),
+        ("p+nks+l/5/5/5/+LSK+NP w 0 1", "syntax/hand"),
         ("p+nks+l/5/5/+LSK+NP[-] w 0 1", "placement"),
-        ("p+nks+l/5/5/5/+LSK+NQ[-] w 0 1", "rank 1"),
+        ("p+nks+l/5/5/5/+LSK+NQ[-] w 0 1", "syntax/rank 1"),
         ("p+nks+l/5/5/5/+LSK+N[-] w 0 1", "rank 1"),
-        ("p+nks+l/5/5/5/+LSK+NP[-] x 0 1", "side"),
-        ("p+nks+l/5/5/5/+LSK+NP[Q] w 0 1", "hand"),
+        ("p+nks+l/5/5/5/+LSK+NP[-] x 0 1", "syntax/side"),
+        ("p+nks+l/5/5/5/+LSK+NP[Q] w 0 1", "syntax/hand"),
         ("p+nks+l/5/5/5/+LS1+NP[-] w 0 1", "placement"),
-        ("p+nks+l/5/5/5/+LSK+NP[-] w zero 1", "halfmoves"),
+        ("p+nks+l/5/5/5/+LSK+NP[-] w zero 1", "syntax/halfmoves"),
     ] {
         let err = k.parse_position(text).expect_err(text);
-        assert_eq!(err.field, field, "{text}: {err}");
+        assert_eq!(crate::common::position_fault(&err), field, "{text}: {err}");
     }
 }
 

@@ -472,3 +472,84 @@ fn one_protocol_version_everywhere() {
         }
     }
 }
+
+/// The rows of the one refusal order (PROTOCOL.md, "Illegal-action
+/// reasons"): (order, code, pinned by).
+fn refusal_rows(doc: &str) -> Vec<(String, String, String)> {
+    let start = doc.find("### Illegal-action reasons").expect("the section");
+    let section = &doc[start..];
+    let section = &section[..section[4..].find("\n### ").map_or(section.len(), |i| i + 4)];
+    section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| order"))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+            assert_eq!(cells.len(), 4, "a row of four cells: {l}");
+            (
+                cells[0].to_string(),
+                cells[1].trim_matches('`').to_string(),
+                cells[3].to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Every row of the refusal order names the corpus case (or, for the one
+/// row no shipped board can reach, the test) that pins it, and that case
+/// answers with the row's code; every reason code has a row.
+#[test]
+fn every_refusal_row_is_pinned() {
+    let doc = doc();
+    let rows = refusal_rows(&doc);
+    assert!(rows.len() >= 15, "{rows:?}");
+    let corpus = seams::conformance::Corpus::builtin().expect("the corpus loads");
+    let tests: String = std::fs::read_dir("tests/it")
+        .expect("tests/it")
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
+        .collect();
+    for (order, code, pinned) in &rows {
+        let row = format!("order {order} `{code}`");
+        if let Some(name) = pinned
+            .strip_prefix("test `")
+            .and_then(|t| t.split('`').next())
+        {
+            let at = tests
+                .find(&format!("fn {name}()"))
+                .unwrap_or_else(|| panic!("{row}: no test fn {name} in tests/it"));
+            let body = &tests[at..at + tests[at..].find("\n}\n").expect("the fn ends")];
+            let variant: String = code
+                .split('-')
+                .map(|w| w[..1].to_uppercase() + &w[1..])
+                .collect();
+            assert!(
+                body.contains(&format!("IllegalReason::{variant}")),
+                "{row}: the test {name} does not check {variant}"
+            );
+            continue;
+        }
+        let slug = pinned
+            .strip_prefix('`')
+            .and_then(|p| p.strip_suffix('`'))
+            .unwrap_or_else(|| panic!("{row}: 'pinned by' names no case: {pinned}"));
+        let (_, case) = corpus
+            .cases
+            .iter()
+            .find(|(_, c)| c.id.split('#').next() == Some(slug))
+            .unwrap_or_else(|| panic!("{row}: no corpus case {slug}"));
+        let expect = case.check.question();
+        let answer =
+            serde_json::to_value(&case.check).expect("a case serialises")["expect"].clone();
+        let given = match case.check {
+            Check::Action { .. } => answer["reason"].clone(),
+            Check::Record { .. } => answer["illegal"].clone(),
+            _ => panic!("{row}: {slug} is a {} case: {expect}", case.check.kind()),
+        };
+        assert_eq!(given, json!(code), "{row}: {slug} answers {given}");
+    }
+    for code in enum_values("IllegalReason") {
+        assert!(
+            rows.iter().any(|(_, c, _)| *c == code),
+            "the reason code {code} has no row"
+        );
+    }
+}

@@ -110,7 +110,10 @@ impl Rules for Race {
     fn format_action(&self, _: &Pos, a: &u8) -> String {
         format!("+{a}")
     }
-    fn parse_action(&self, p: &Pos, text: &str) -> Result<u8, ActionError> {
+    fn notation(&self) -> Option<seams::rules::Notation> {
+        None
+    }
+    fn read_derived_action(&self, p: &Pos, text: &str) -> Result<u8, ActionError> {
         let step: u8 = text
             .strip_prefix('+')
             .and_then(|t| t.parse().ok())
@@ -135,7 +138,7 @@ impl Rules for Race {
             if p.first_to_move { "a" } else { "b" }
         )
     }
-    fn parse_position(&self, text: &str) -> Result<Pos, PositionError> {
+    fn read_derived_position(&self, text: &str) -> Result<Pos, PositionError> {
         let bad = |m: &str| PositionError {
             field: "placement".into(),
             message: m.into(),

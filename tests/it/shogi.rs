@@ -452,9 +452,9 @@ mod data_and_text {
                 start.replacen("9/9/9/9/9/9/PPPPPPPPP", "9/9/9/9/9/9/PPPPPPPPPP", 1),
                 "placement I:3",
             ),
-            (start.replacen(" A ", " C ", 1), "side"),
-            (start.replacen(" - ", " 2X ", 1), "hand"),
-            (start.replacen(" 1", " 0", 1), "move number"),
+            (start.replacen(" A ", " C ", 1), "syntax/side"),
+            (start.replacen(" - ", " 2X ", 1), "syntax/hand"),
+            (start.replacen(" 1", " 0", 1), "syntax/move number"),
             (start.replacen("|", "/", 1), "placement"),
             (
                 start.replacen("PPPPPPPPP/1B5R1", "PPPPPPPPP/1Bv4R1", 1),
@@ -463,7 +463,7 @@ mod data_and_text {
         ];
         for (text, field) in cases {
             let e = r.parse_position(&text).unwrap_err();
-            assert_eq!(e.field, field, "{text}: {e}");
+            assert_eq!(crate::common::position_fault(&e), field, "{text}: {e}");
         }
     }
 

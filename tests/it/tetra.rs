@@ -234,11 +234,12 @@ proptest! {
 #[test]
 fn setup_errors_name_the_place() {
     let v = variant("tetra-shogi");
-    let field = |t: &str| v.parse_position(t).map(|_| ()).unwrap_err().field;
+    let field =
+        |t: &str| crate::common::position_fault(&v.parse_position(t).map(|_| ()).unwrap_err());
     assert_eq!(field("K8/16/21 w -"), "placement");
-    assert_eq!(field("K8/16/21/24/25/24/21/16/4k4 w"), "text");
+    assert_eq!(field("K8/16/21/24/25/24/21/16/4k4 w"), "syntax/text");
     assert_eq!(field("K7/16/21/24/25/24/21/16/4k4 w -"), "rank 1");
-    assert_eq!(field("K8/16/21/24/25/24/21/16/4k4 x -"), "side");
+    assert_eq!(field("K8/16/21/24/25/24/21/16/4k4 x -"), "syntax/side");
     assert_eq!(field("K8/16/21/24/25/24/21/16/4k4 w Q"), "hand");
     assert_eq!(field("K8/16/21/24/25/24/21/16/4k4 w K"), "hand");
     assert_eq!(field("K8/16/21/24/25/24/21/16/4kP3 w -"), "placement a9.6");
