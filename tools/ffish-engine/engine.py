@@ -28,6 +28,7 @@ import pyffish as sf  # without it, the runner's handshake error shows this impo
 # The kit lives in tools/python; engines run from anywhere.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import seams_engine as se  # noqa: E402
+import seams_notation as sn  # noqa: E402
 
 FSF = {"chess-flat": "chess", "shogi-flat": "shogi", "kyoto": "kyotoshogi"}
 RULES = {"chess-flat": "0.1", "shogi-flat": "0.2", "kyoto": "1.0"}
@@ -145,29 +146,19 @@ def _split(m):
 
 
 def is_king(board, sq):
-    rows = board.split("[")[0].split("/")
-    file = ord(sq[0]) - ord("a")
-    rank = int(sq[1:])
-    row = rows[len(rows) - rank]
+    return piece_on(board, sq) in ("K", "k")
+
+
+def piece_on(fen, cell):
+    """The piece on `cell` of a FEN's placement ("K", "+p", ...), or None."""
+    rows = fen.split("[")[0].split()[0].split("/")
+    row, file = rows[len(rows) - int(cell[1:])], ord(cell[0]) - ord("a")
     x = 0
-    i = 0
-    while i < len(row):
-        ch = row[i]
-        if ch.isdigit():
-            j = i
-            while j < len(row) and row[j].isdigit():
-                j += 1
-            x += int(row[i:j])
-            i = j
-            continue
-        if ch == "+":
-            i += 1
-            ch = row[i]
-        if x == file:
-            return ch in "Kk"
-        x += 1
-        i += 1
-    return False
+    for token in re.findall(r"[0-9]+|\+?[A-Za-z]", row):
+        x += int(token) if token.isdigit() else 1
+        if x > file:
+            return None if token.isdigit() else token
+    return None
 
 
 # Kyoto drop faces: our letters for pyffish's drop pieces.
@@ -245,53 +236,112 @@ def bare_kings(game):
     return white_short and black_short and len(pieces) == 2
 
 
-def occupied(fen, cell):
-    """Whether `cell` holds a piece in a FEN's placement."""
-    rows = fen.split("[")[0].split()[0].split("/")
-    file = ord(cell[0]) - ord("a")
-    row = rows[len(rows) - int(cell[1:])]
-    x = 0
-    i = 0
-    while i < len(row):
-        if row[i].isdigit():
-            j = i
-            while j < len(row) and row[j].isdigit():
-                j += 1
-            x += int(row[i:j])
-            i = j
-            continue
-        if row[i] == "+":
-            i += 1
-        if x == file:
-            return True
-        x += 1
-        i += 1
-    return False
-
-
 SIZE = {"chess-flat": 8, "shogi-flat": 9, "kyoto": 5}
-MOVE = re.compile(r"^[A-Z]?([a-z])(\d+)[-x]([a-z])(\d+)(=[QRBN]|[+=])?$")
-DROP = re.compile(r"^\+?[A-Z]\*([a-z])(\d+)$")
+FAMILY = {"chess-flat": "chess", "shogi-flat": "shogi", "kyoto": "kyoto"}
+# Kyoto faces to the pyffish drop piece that shows them (and its token).
+KYOTO_FACE = {face: piece for piece, face in KYOTO_DROP.items()}
 
 
-def illegal_reason(game, action):
-    """pyffish only says whether a move is legal, not why; the reasons this
-    adapter can tell from the text and the position are given, the rest are
-    `unreachable` (see known.json)."""
-    if game.variant == "chess-flat" and action in ("O-O", "O-O-O"):
-        return "castling"
-    m = MOVE.match(action) or DROP.match(action)
-    if m is None:
-        return "syntax"
-    n = SIZE[game.variant]
-    coords = m.groups()[:4] if m.re is MOVE else m.groups()
-    cells = [(coords[i], coords[i + 1]) for i in range(0, len(coords), 2)]
-    for file, rank in cells:
-        if ord(file) - ord("a") >= n or not 1 <= int(rank) <= n:
-            return "no-such-cell"
-    if m.re is DROP and occupied(game.current_fen(), action.split("*", 1)[1]):
-        return "drop-restriction"
-    return "unreachable"
+class Ask(sn.Ask):
+    """seams_notation's questions (the refusal table's rows), answered from
+    pyffish's legal moves and FEN. pyffish has no pseudo-legal moves, so a
+    route that only king safety forbids counts as no route: such a text is
+    `unreachable` here where the spec says `king-in-check` (known.json)."""
+
+    def __init__(self, game):
+        self.game, self.fen, self.legal = game, game.current_fen(), game.legal()
+        self.variant, self.first = game.variant, side_to_move(self.fen) == "w"
+
+    def has_castling(self):
+        return True  # asked in chess only
+
+    def castling_names_side(self):
+        return False
+
+    def cell_exists(self, cell):
+        n = SIZE[self.variant]
+        return cell.chart is None and ord(cell.file) - ord("a") < n and int(cell.rank) <= n
+
+    def piece_at(self, cell):
+        piece = piece_on(self.fen, cell.text)
+        return piece.upper() if piece and piece[-1].isupper() == self.first else None
+
+    def in_hand(self, letter):
+        hand = self.fen.split("[")[1].split("]")[0] if "[" in self.fen else ""
+        token = KYOTO_FACE[letter][-1] if self.variant == "kyoto" else letter
+        return (token if self.first else token.lower()) in hand
+
+    def routes(self, origin, target):
+        """(pyffish move, promotion mark) of the legal moves origin-target,
+        castling aside."""
+        castles = (self.castle("east"), self.castle("west")) if self.variant == "chess-flat" else ()
+        parts = (_parts(m) + (m,) for m in self.legal if "@" not in m and m not in castles)
+        return [(m, self.mark(p)) for f, t, p, m in parts if (f, t) == (origin.text, target.text)]
+
+    def mark(self, promo):
+        if self.variant == "chess-flat":
+            return "=" + promo.upper() if promo else None
+        return "+" if self.variant == "shogi-flat" and promo == "+" else None
+
+    def reachable(self, origin, target):
+        return bool(self.routes(origin, target))
+
+    def castling_of(self, origin, target):
+        home = "e1" if self.first else "e8"
+        if origin.text == home and target.rank == origin.rank and target.file in "cg":
+            return "east" if target.file == "g" else "west"
+        return None
+
+    def castle(self, side):
+        """The legal pyffish move of the castling to `side`, or None."""
+        home = "e1" if self.first else "e8"
+        move = home + ("g" if side == "east" else "c") + home[1]
+        return move if move in self.legal and is_king(self.fen, home) else None
+
+    def castling_allowed(self, side):
+        return self.castle(side) is not None
+
+    def drop_allowed(self, letter, cell):
+        if piece_on(self.fen, cell.text):
+            return False  # occupied
+        if self.variant == "kyoto":
+            return True
+        ahead = 9 - int(cell.rank) if self.first else int(cell.rank) - 1
+        if ahead < {"P": 1, "L": 1, "N": 2}.get(letter, 0):
+            return False  # it could never move again
+        pawn = "P" if self.first else "p"
+        return letter != "P" or all(piece_on(self.fen, f"{cell.file}{r}") != pawn
+                                    for r in range(1, 10))  # nifu
+
+    def drop(self, letter, cell):
+        piece = KYOTO_FACE[letter] if self.variant == "kyoto" else letter
+        return f"{piece}@{cell.text}"
+
+    def outcomes(self, origin, target):
+        return {mark for _, mark in self.routes(origin, target)}
+
+    def arrives_facing(self, origin, target, choice, facing):
+        # On the flat boards a piece that carries facing faces its owner's
+        # way (up for the first player): a chess pawn that stays a pawn, a
+        # shogi piece other than a king, rook or bishop.
+        kind = self.piece_at(origin).lstrip("+")
+        if self.variant == "chess-flat":
+            carries = kind == "P" and choice is None
+        else:
+            carries = kind not in ("K", "R", "B")
+        return carries and facing == ("^" if self.first else "v")
+
+    def fitting(self, origin, target, choice, facing):
+        return sum(1 for _, mark in self.routes(origin, target) if mark == choice)
+
+    def drop_safe(self, letter, cell):
+        # A drop moves nothing, so it is unsafe only in check, where pyffish
+        # lists the drops that block.
+        in_check = sf.gives_check(self.game.fsf, self.game.fen, self.game.moves)
+        return not in_check or self.drop(letter, cell) in self.legal
+
+    def drop_mates(self, letter, cell):
+        return self.drop(letter, cell) not in self.legal
 
 
 class Ffish(se.Engine):
@@ -303,6 +353,8 @@ class Ffish(se.Engine):
     boards = []
 
     def start(self, variant, position):
+        if position is not None and sn.read_position(FAMILY[variant], position) is None:
+            raise ValueError(f"not a position text of the {FAMILY[variant]} grammar: '{position}'")
         return Game(variant, to_fen(variant, position))
 
     def actions(self, game):
@@ -314,16 +366,22 @@ class Ffish(se.Engine):
         return game.legal()
 
     def alias(self, game, text):
-        # Other spellings our reader accepts (a castling king move written
-        # as `e1-g1`, a piece letter in front): pyffish's own form. Only
-        # chess has such alternative spellings; shogi requires its `=`.
-        if game.variant != "chess-flat":
+        # Other spellings (Pe2xe4, e1-g1 for castling, a compulsory promotion
+        # without its '+', a true facing mark): pyffish's own move.
+        ask = Ask(game)
+        verdict = sn.judge(FAMILY[game.variant], text, ask)
+        if verdict.reason is not None:
             return None
-        guess = text.lstrip("KQRBNP").replace("-", "").replace("=", "")
-        return guess[:4] + guess[4:].lower()
+        action = verdict.action
+        if verdict.castle is not None:
+            return ask.castle(verdict.castle)
+        if action.kind == "drop":
+            return ask.drop(action.piece, action.target)
+        routes = ask.routes(action.origin, action.target)
+        return next(m for m, mark in routes if mark == verdict.choice)
 
     def reason(self, game, text):
-        return illegal_reason(game, text)
+        return sn.rank(FAMILY[game.variant], text, Ask(game))
 
     def position(self, game):
         return from_fen(game.variant, game.current_fen())

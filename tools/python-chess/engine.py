@@ -5,11 +5,12 @@
         --expect tools/python-chess/known.json
 
 The rules are python-chess's (moves, FEN, `outcome()` without claims,
-repetition identity); this file translates notation and names reasons.
+repetition identity); this file writes its moves in the spec's notation
+and reads texts with seams_notation, which refuses them in the order of
+conformance/PROTOCOL.md, asking python-chess what only its rules know.
 """
 
 import os
-import re
 import sys
 
 import chess  # without it, the runner's handshake error shows this import failing
@@ -17,14 +18,72 @@ import chess  # without it, the runner's handshake error shows this import faili
 # The kit lives in tools/python; engines run from anywhere.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import seams_engine as se  # noqa: E402
+import seams_notation as sn  # noqa: E402
 
-# SC-9.2: an optional piece letter, `-`, `x` or `–`, a promotion letter.
-MOVE = re.compile(r"([KQRBNP]?)([a-z])([0-9]+)[-x–]([a-z])([0-9]+)(?:=([A-Za-z]))?")
-PROMOTIONS = {"Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT}
+PROMOTIONS = {"=Q": chess.QUEEN, "=R": chess.ROOK, "=B": chess.BISHOP, "=N": chess.KNIGHT}
 T = chess.Termination
 # Insufficient material is python-chess's dead position; SC-7.5's is bare kings.
 ENDS = {T.CHECKMATE: "checkmate", T.STALEMATE: "stalemate", T.INSUFFICIENT_MATERIAL: "bare-kings",
         T.SEVENTYFIVE_MOVES: "move-rule", T.FIVEFOLD_REPETITION: "repetition"}
+
+
+def square(cell):
+    return chess.parse_square(cell.text)
+
+
+class Ask(sn.Ask):
+    """seams_notation's questions (the refusal table's rows), answered by
+    python-chess for the flat board, where the player to move is `turn`."""
+
+    def __init__(self, board):
+        self.board = board
+
+    def has_castling(self):
+        return True
+
+    def castling_names_side(self):
+        return False  # O-O and O-O-O name the sides on the flat board
+
+    def cell_exists(self, cell):
+        return cell.chart is None and cell.file <= "h" and int(cell.rank) <= 8
+
+    def piece_at(self, cell):
+        piece = self.board.piece_at(square(cell))
+        return piece.symbol().upper() if piece and piece.color == self.board.turn else None
+
+    def routes(self, origin, target):
+        """python-chess's pseudo-legal moves from origin to target, castling aside."""
+        moves = self.board.generate_pseudo_legal_moves(chess.BB_SQUARES[square(origin)],
+                                                       chess.BB_SQUARES[square(target)])
+        return [m for m in moves if not self.board.is_castling(m)]
+
+    def reachable(self, origin, target):
+        return bool(self.routes(origin, target))
+
+    def castling_of(self, origin, target):
+        home = "e1" if self.board.turn == chess.WHITE else "e8"
+        if origin.text == home and target.rank == origin.rank and target.file in "cg":
+            return "east" if target.file == "g" else "west"
+        return None
+
+    def castling_allowed(self, side):
+        east = side == "east"
+        return any(self.board.is_castling(m) and self.board.is_kingside_castling(m) == east
+                   for m in self.board.legal_moves)
+
+    def outcomes(self, origin, target):
+        return {"=" + chess.piece_symbol(m.promotion).upper() if m.promotion else None
+                for m in self.routes(origin, target)}
+
+    def arrives_facing(self, origin, target, choice, facing):
+        # On the flat board a pawn that stays a pawn faces its owner's way
+        # (up for White); no other piece carries a facing.
+        up = self.board.turn == chess.WHITE
+        return self.piece_at(origin) == "P" and choice is None and facing == ("^" if up else "v")
+
+    def fitting(self, origin, target, choice, facing):
+        move = chess.Move(square(origin), square(target), PROMOTIONS.get(choice))
+        return int(self.board.is_legal(move))
 
 
 class PythonChess(se.Engine):
@@ -35,6 +94,8 @@ class PythonChess(se.Engine):
                     "castling", "en-passant", "promotion"]
 
     def start(self, variant, position):
+        if position is not None and sn.read_position("chess", position) is None:
+            raise ValueError(f"not a position text of spec/chess/notation.abnf: '{position}'")
         board = chess.Board(position) if position is not None else chess.Board()
         if not board.is_valid():  # python-chess's own position check
             raise ValueError(f"python-chess refuses the position: {board.status()!r}")
@@ -52,46 +113,22 @@ class PythonChess(se.Engine):
     def moves(self, board):  # perft counts without writing texts
         return board.legal_moves
 
-    def read(self, board, text):
-        """(origin, destination, castles, promotes, promotion letter) of a
-        move of the side to move, or the reason why the text names none."""
-        m = MOVE.fullmatch(text)
-        if m is None:
-            return "castling" if text in ("O-O", "O-O-O") else "syntax"
-        if max(m[2], m[4]) > "h" or not all(1 <= int(r) <= 8 for r in (m[3], m[5])):
-            return "no-such-cell"
-        frm, to = chess.parse_square(m[2] + m[3]), chess.parse_square(m[4] + m[5])
-        piece = board.piece_at(frm)
-        if piece is None or piece.color != board.turn or m[1] not in ("", piece.symbol().upper()):
-            return "no-piece"
-        castles = board.king(board.turn) == frm and abs(frm - to) == 2 and frm // 8 == to // 8
-        if board.color_at(to) == board.turn:  # not python-chess's king-takes-rook castling
-            return "castling" if castles else "unreachable"
-        promotes = piece.piece_type == chess.PAWN and chess.square_rank(to) in (0, 7)
-        return frm, to, castles, promotes, (m[6] or "").upper()
-
     def alias(self, board, text):
-        # Other spellings of SC-9.2, and castling as the king's move
-        # (`e1-g1`, SC-9.3), which python-chess reads as its castling move.
-        read = self.read(board, text)
-        if isinstance(read, str) or read[3] != (read[4] in PROMOTIONS):
+        # Other spellings (Pe2xe4, e2–e4, e2-e4^, O-O-east) and castling as
+        # the king's move (e1-g1, SC-9.3), which python-chess reads as castling.
+        verdict = sn.judge("chess", text, Ask(board))
+        if verdict.reason is not None:
             return None
-        move = chess.Move(read[0], read[1], PROMOTIONS.get(read[4]))
-        return move if board.is_legal(move) else None
+        if verdict.castle is not None:
+            east = verdict.castle == "east"
+            return next(m for m in board.legal_moves
+                        if board.is_castling(m) and board.is_kingside_castling(m) == east)
+        action = verdict.action
+        promotion = PROMOTIONS.get(verdict.choice)
+        return chess.Move(square(action.origin), square(action.target), promotion)
 
     def reason(self, board, text):
-        read = self.read(board, text)
-        if isinstance(read, str):
-            return read
-        frm, to, castles, promotes, _ = read
-        if castles:
-            return "castling"
-        move = chess.Move(frm, to, chess.QUEEN if promotes else None)
-        if not board.is_pseudo_legal(move):
-            return "unreachable"
-        if not board.is_legal(move):
-            return "king-in-check"  # the piece moves so, but python-chess forbids it
-        return "promotion"  # legal with the right promotion part, so that part is wrong
+        return sn.rank("chess", text, Ask(board))
 
     def position(self, board):
         return board.fen(en_passant="fen")  # the square after every double step, as FEN has it
