@@ -51,8 +51,6 @@ FAMILY_OF = {v: f for f, vs in VARIANTS.items() for v in vs}
 #: "python" or "rust": the package's parsing backend.
 BACKEND = getattr(_abnf_parser, "_BACKEND", "python")
 
-#: Where non-ASCII characters were replaced in comments: {(file, line, char)}.
-NOTES: set[tuple[str, int, str]] = set()
 
 
 def spec_dir() -> pathlib.Path:
@@ -105,13 +103,12 @@ def _comment_start(line: str) -> int | None:
     return None
 
 
-def ascii_comments(path: str, text: str, notes: set | None = None) -> str:
+def ascii_comments(path: str, text: str) -> str:
     """`text` itself, after checking it is ASCII throughout.
 
     RFC 5234 allows only ASCII in a rule list, comments included, and the
     shipped grammars hold to that; a non-ASCII character anywhere is an
-    error naming the file, line and character (`notes` is kept for callers
-    that collect findings and stays empty)."""
+    error naming the file, line and character."""
 
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.isascii():
@@ -125,14 +122,14 @@ def ascii_comments(path: str, text: str, notes: set | None = None) -> str:
     return text
 
 
-def grammar_text(family: str, notes: set | None = None) -> str:
-    """The family file and the cells file, concatenated, comments made
+def grammar_text(family: str) -> str:
+    """The family file and the cells file, concatenated, checked to be
     ASCII."""
 
     parts = []
     for path in (family_file(family), CELLS):
         raw = _read(path)
-        parts.append(ascii_comments(path, raw, notes))
+        parts.append(ascii_comments(path, raw))
     return "\n".join(parts)
 
 
@@ -166,7 +163,7 @@ def load(family: str) -> type[Rule]:
 
     cls = GRAMMARS[family]
     if family not in _loaded:
-        cls.load_grammar(grammar_text(family, NOTES))
+        cls.load_grammar(grammar_text(family))
         for rule in ENTRY_RULES:
             if cls.get(rule) is None:
                 raise ValueError(f"{family_file(family)} has no rule '{rule}'")

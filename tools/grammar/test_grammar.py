@@ -156,13 +156,6 @@ class Test1GrammarFiles(unittest.TestCase):
         for family in ga.FAMILIES:
             for rule in ga.ENTRY_RULES:
                 self.assertIsNotNone(ga.load(family).get(rule), (family, rule))
-        if ga.NOTES:
-            chars = sorted({(path, line, ch) for path, line, ch in ga.NOTES})
-            gk.log(
-                "\nnote: RFC 5234 comments are WSP / VCHAR (ASCII); non-ASCII "
-                "characters in comments were replaced before loading: "
-                + ", ".join(f"{p}:{n} {c!r}" for p, n, c in chars)
-            )
 
     def test_case_sensitive_strings_are_honoured(self):
         """RFC 7405: %s"..." keeps case, "..." ignores it."""
@@ -179,14 +172,15 @@ class Test1GrammarFiles(unittest.TestCase):
         self.assertFalse(ga.verdict("chess", "action", "o-o"))
         self.assertFalse(ga.verdict("shogi", "action", "p*e5"))
 
-    def test_comments_outside_rules_only(self):
-        with self.assertRaises(ValueError):
-            ga.ascii_comments("x.abnf", 'a = "\u2013" ; fine\n')
-        notes = set()
-        self.assertEqual(
-            ga.ascii_comments("x.abnf", 'a = ";" ; \u2026 "\n', notes), 'a = ";" ; ? "\n'
-        )
-        self.assertEqual(notes, {("x.abnf", 1, "\u2026")})
+    def test_grammars_are_ascii(self):
+        """RFC 5234 rule lists are ASCII, comments included; the loader
+        names the place of any other character."""
+        for text in ('a = "\u2013" ; fine\n', 'a = ";" ; \u2026 "\n'):
+            with self.assertRaises(ValueError) as caught:
+                ga.ascii_comments("x.abnf", text)
+            self.assertIn("x.abnf:1: non-ASCII character", str(caught.exception))
+        self.assertEqual(ga.ascii_comments("x.abnf", 'a = %x2013 ; a dash\n'),
+                         'a = %x2013 ; a dash\n')
 
 
 def _derives(cls, rule, text):
