@@ -167,3 +167,24 @@ fn the_readme_coverage_table_is_current() {
         assert!(readme.contains(&row), "README.md should have the row {row}");
     }
 }
+
+/// Every family grammar compiles (with the shared cell names) and has the
+/// three entry rules the readers and PROTOCOL.md name (NT-1.2); the
+/// reference's gate would panic on a missing rule, so this is its check.
+#[test]
+fn every_notation_grammar_compiles_with_its_entry_rules() {
+    for n in seams::spec::Notation::ALL {
+        let g = n.compile().unwrap_or_else(|e| panic!("{}: {e}", n.file()));
+        for rule in [
+            "action",
+            "game-action",
+            "position",
+            "sheet-cell",
+            "tetra-cell",
+        ] {
+            assert!(g.has_rule(rule), "{} has no rule {rule}", n.file());
+        }
+        assert!(g.derives("game-action", "resign").is_ok(), "{}", n.file());
+        assert!(g.derives("action", "resign").is_err(), "{}", n.file());
+    }
+}
