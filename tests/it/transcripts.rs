@@ -160,6 +160,11 @@ fn run(dir: &Path, command: &str) -> Result<Ran, String> {
 /// Starts a server, which must print a line and keep running for two
 /// seconds; then stops it.
 fn run_background(dir: &Path, command: &str) -> Result<(), String> {
+    // Documents run side by side, and a server's documented command
+    // names no port: one server at a time, so two never race for the
+    // default one.
+    static ONE_SERVER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let mut child = crate::common::reap::spawn(
         shell(dir, command)
             .stdout(Stdio::piped())
@@ -217,98 +222,127 @@ pub(crate) fn documents() -> Vec<String> {
     docs
 }
 
-#[test]
-fn every_command_in_the_docs_runs_as_shown() {
+/// What running one document's commands found.
+#[derive(Default)]
+struct DocRun {
+    failures: Vec<String>,
+    ran: usize,
+    compared: usize,
+    not_run: Vec<String>,
+}
+
+/// Runs every command of one document, in order, in its own scratch copy
+/// of the repository.
+fn check_doc(doc: &str) -> DocRun {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let assert = snapbox::Assert::new();
     let mut failures = Vec::new();
     let (mut ran, mut compared, mut not_run) = (0, 0, Vec::new());
-    for doc in documents() {
-        let text = std::fs::read_to_string(root.join(&doc)).expect("the document");
-        let dir = scratch_for(&doc);
-        for b in blocks(&text) {
-            let at = |line: usize| format!("{doc}:{line}");
-            match (b.lang.as_str(), b.attrs.first().map(String::as_str)) {
-                ("console", _) => {
-                    for step in console_steps(&b) {
-                        ran += 1;
-                        let got = match run(&dir, &step.command) {
-                            Ok(r) => r,
-                            Err(e) => {
-                                failures.push(format!(
-                                    "{}: $ {}: {e}",
-                                    at(step.line),
-                                    step.command
-                                ));
-                                continue;
-                            }
-                        };
-                        if got.code != step.code {
-                            failures.push(format!(
-                                "{}: $ {}: exit {} where the transcript says {}:\n{}",
-                                at(step.line),
-                                step.command,
-                                got.code,
-                                step.code,
-                                got.output
-                            ));
+    let text = std::fs::read_to_string(root.join(doc)).expect("the document");
+    let dir = scratch_for(doc);
+    for b in blocks(&text) {
+        let at = |line: usize| format!("{doc}:{line}");
+        match (b.lang.as_str(), b.attrs.first().map(String::as_str)) {
+            ("console", _) => {
+                for step in console_steps(&b) {
+                    ran += 1;
+                    let got = match run(&dir, &step.command) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            failures.push(format!("{}: $ {}: {e}", at(step.line), step.command));
                             continue;
                         }
-                        if let Some(expected) = &step.output {
-                            compared += 1;
-                            if let Err(e) = assert.try_eq(
-                                Some(&step.command),
-                                got.output.clone().into(),
-                                expected.clone().into(),
-                            ) {
-                                failures.push(format!(
-                                    "{}: $ {}:\n{e}",
-                                    at(step.line),
-                                    step.command
-                                ));
-                            }
+                    };
+                    if got.code != step.code {
+                        failures.push(format!(
+                            "{}: $ {}: exit {} where the transcript says {}:\n{}",
+                            at(step.line),
+                            step.command,
+                            got.code,
+                            step.code,
+                            got.output
+                        ));
+                        continue;
+                    }
+                    if let Some(expected) = &step.output {
+                        compared += 1;
+                        if let Err(e) = assert.try_eq(
+                            Some(&step.command),
+                            got.output.clone().into(),
+                            expected.clone().into(),
+                        ) {
+                            failures.push(format!("{}: $ {}:\n{e}", at(step.line), step.command));
                         }
                     }
                 }
-                ("sh", Some("not-run")) => {
-                    let shown = b.body.iter().filter(|l| is_command(l)).count();
-                    not_run.push(format!("{} ({shown} commands)", at(b.line)));
-                }
-                ("sh", Some("background")) => {
-                    for line in b.body.iter().filter(|l| is_command(l)) {
-                        ran += 1;
-                        if let Err(e) = run_background(&dir, line.trim()) {
-                            failures.push(format!("{}: {}: {e}", at(b.line), line.trim()));
-                        }
-                    }
-                }
-                ("sh", None) => {
-                    for (i, line) in b.body.iter().enumerate().filter(|(_, l)| is_command(l)) {
-                        ran += 1;
-                        match run(&dir, line.trim()) {
-                            Ok(r) if r.code == 0 => {}
-                            Ok(r) => failures.push(format!(
-                                "{}: {}: exit {}:\n{}",
-                                at(b.line + 1 + i),
-                                line.trim(),
-                                r.code,
-                                r.output
-                            )),
-                            Err(e) => failures.push(format!(
-                                "{}: {}: {e}",
-                                at(b.line + 1 + i),
-                                line.trim()
-                            )),
-                        }
-                    }
-                }
-                ("sh", Some(other)) => failures.push(format!(
-                    "{}: ```sh {other}: not a kind this test knows (not-run, background)",
-                    at(b.line)
-                )),
-                _ => {}
             }
+            ("sh", Some("not-run")) => {
+                let shown = b.body.iter().filter(|l| is_command(l)).count();
+                not_run.push(format!("{} ({shown} commands)", at(b.line)));
+            }
+            ("sh", Some("background")) => {
+                for line in b.body.iter().filter(|l| is_command(l)) {
+                    ran += 1;
+                    if let Err(e) = run_background(&dir, line.trim()) {
+                        failures.push(format!("{}: {}: {e}", at(b.line), line.trim()));
+                    }
+                }
+            }
+            ("sh", None) => {
+                for (i, line) in b.body.iter().enumerate().filter(|(_, l)| is_command(l)) {
+                    ran += 1;
+                    match run(&dir, line.trim()) {
+                        Ok(r) if r.code == 0 => {}
+                        Ok(r) => failures.push(format!(
+                            "{}: {}: exit {}:\n{}",
+                            at(b.line + 1 + i),
+                            line.trim(),
+                            r.code,
+                            r.output
+                        )),
+                        Err(e) => {
+                            failures.push(format!("{}: {}: {e}", at(b.line + 1 + i), line.trim()))
+                        }
+                    }
+                }
+            }
+            ("sh", Some(other)) => failures.push(format!(
+                "{}: ```sh {other}: not a kind this test knows (not-run, background)",
+                at(b.line)
+            )),
+            _ => {}
         }
+    }
+    DocRun {
+        failures,
+        ran,
+        compared,
+        not_run,
+    }
+}
+
+/// Documents run side by side (each in its own copy, their commands in
+/// order): the docs are the longest test, and one document's commands
+/// wait on each other but not on another document's.
+#[test]
+fn every_command_in_the_docs_runs_as_shown() {
+    let runs: Vec<DocRun> = std::thread::scope(|scope| {
+        let handles: Vec<_> = documents()
+            .into_iter()
+            .map(|doc| scope.spawn(move || check_doc(&doc)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a document's run does not panic"))
+            .collect()
+    });
+    let mut failures = Vec::new();
+    let (mut ran, mut compared, mut not_run) = (0, 0, Vec::new());
+    for r in runs {
+        failures.extend(r.failures);
+        ran += r.ran;
+        compared += r.compared;
+        not_run.extend(r.not_run);
     }
     println!(
         "{ran} commands run, {compared} outputs compared; shown but not run: {}",
