@@ -65,29 +65,23 @@ impl Draft {
     ) -> Result<Draft, DraftError> {
         let mut variants: Vec<Box<dyn Variant>> = Vec::new();
         let mut families = BTreeMap::new();
+        // Every file is built on its own, so that one run reports the
+        // errors of every file, not only the first (a board edit often
+        // breaks several families' files at once).
+        let mut errors = Vec::new();
         for family in FAMILIES {
             let (from_draft, files) = files_by_family.remove(family).unwrap_or_default();
-            let built: Vec<Box<dyn Variant>> = match family {
-                "shogi" => crate::shogi::variants_from_files(&files, &lib)?
-                    .into_iter()
-                    .map(|v| Box::new(v) as Box<dyn Variant>)
-                    .collect(),
-                "chess" => files
-                    .iter()
-                    .map(|(f, t)| {
-                        crate::chess::ChessRules::from_file(f, t, &lib)
-                            .map(|v| Box::new(v) as Box<dyn Variant>)
-                    })
-                    .collect::<Result<_, _>>()?,
-                "tetra" => crate::tetra::variants_from_files(&files, &lib)?
-                    .into_iter()
-                    .map(|v| Box::new(v) as Box<dyn Variant>)
-                    .collect(),
-                _ => crate::kyoto::variants_from_files(&files, &lib)?
-                    .into_iter()
-                    .map(|v| Box::new(v) as Box<dyn Variant>)
-                    .collect(),
-            };
+            let mut built: Vec<Box<dyn Variant>> = Vec::new();
+            for file in &files {
+                match build_file(family, file, &lib) {
+                    Ok(v) => built.extend(v),
+                    Err(e) => errors.push(e),
+                }
+            }
+            if family == "shogi" {
+                // As `shogi::variants_from_files` orders them.
+                built.sort_by(|a, b| a.name().cmp(b.name()));
+            }
             families.insert(
                 family,
                 FamilyFiles {
@@ -97,6 +91,12 @@ impl Draft {
                 },
             );
             variants.extend(built);
+        }
+        if errors.len() == 1 {
+            return Err(errors.remove(0));
+        }
+        if !errors.is_empty() {
+            return Err(DraftError::Several(errors));
         }
         Ok(Draft {
             dir: dir.to_path_buf(),
@@ -129,6 +129,32 @@ impl Draft {
     pub fn variant_refs(&self) -> Vec<&dyn Variant> {
         self.variants.iter().map(|v| v.as_ref()).collect()
     }
+}
+
+/// The variants one data file of `family` defines.
+fn build_file(
+    family: &str,
+    file: &(String, String),
+    lib: &Library,
+) -> Result<Vec<Box<dyn Variant>>, DraftError> {
+    let one = std::slice::from_ref(file);
+    Ok(match family {
+        "shogi" => crate::shogi::variants_from_files(one, lib)?
+            .into_iter()
+            .map(|v| Box::new(v) as Box<dyn Variant>)
+            .collect(),
+        "chess" => vec![Box::new(crate::chess::ChessRules::from_file(
+            &file.0, &file.1, lib,
+        )?)],
+        "tetra" => crate::tetra::variants_from_files(one, lib)?
+            .into_iter()
+            .map(|v| Box::new(v) as Box<dyn Variant>)
+            .collect(),
+        _ => crate::kyoto::variants_from_files(one, lib)?
+            .into_iter()
+            .map(|v| Box::new(v) as Box<dyn Variant>)
+            .collect(),
+    })
 }
 
 fn read_toml_files(folder: &Path) -> Result<Vec<(String, String)>, DraftError> {

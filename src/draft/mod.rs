@@ -33,6 +33,15 @@ pub use report::{
     board_rows, check, check_with, design_rows, solid_rows,
 };
 
+/// The errors of [`DraftError::Several`], one per line.
+fn several(errors: &[DraftError]) -> String {
+    errors
+        .iter()
+        .map(|e| format!("  - {e}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The family folders of a spec, in the order variants are built.
 pub const FAMILIES: [&str; 4] = ["shogi", "chess", "tetra", "kyoto"];
 
@@ -56,6 +65,10 @@ pub enum DraftError {
     Kyoto(#[from] crate::kyoto::DataError),
     #[error(transparent)]
     Corpus(#[from] CorpusError),
+    /// Several data files are bad: each one's error, in build order (the
+    /// families' order, then file names), all from one run.
+    #[error("{} data files cannot be loaded:\n{}", .0.len(), several(.0))]
+    Several(Vec<DraftError>),
     #[error("--version '{version}': {message}")]
     BadVersion { version: String, message: String },
     #[error("{file}: rules-version: the new version {new} is not above the current {current}")]

@@ -96,9 +96,14 @@ fn klein_height_14_draft_is_reported_gated_and_accepted() {
     );
     let r = seams(&["spec", "check", p(&d)]);
     assert_eq!(r.code, 2, "{}", r.stdout);
+    // Every data file the edit breaks is named in this one run (#32):
+    // shogi's and chess's Klein files both.
     assert!(
-        r.stderr.contains("shogi-klein.toml: promotion.first")
-            && r.stderr.contains("the board has 14 ranks"),
+        r.stderr.contains("2 data files cannot be loaded")
+            && r.stderr.contains("shogi-klein.toml: promotion.first")
+            && r.stderr.contains("the board has 14 ranks")
+            && r.stderr
+                .contains("chess-klein.toml: promotion.first: rank 15 is outside 1–14"),
         "{}",
         r.stderr
     );
