@@ -285,3 +285,35 @@ fn print_audit_lines(r: &seams::audit::Report) -> Result<()> {
     }
     Ok(())
 }
+
+/// The fingerprints that differ from the built-in spec's, with the first
+/// actions whose counts differ; the unchanged ones in one line.
+pub fn print_fingerprints(report: &CheckReport) -> Result<()> {
+    let counts = |p: &Option<Vec<u64>>| match p {
+        None => "absent".to_string(),
+        Some(p) => p.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
+    };
+    let count = |n: &Option<u64>| n.map_or("absent".to_string(), |n| n.to_string());
+    let changed = &report.fingerprint_changes;
+    outln!(
+        "fingerprints (perft of each start to depth {}, against the built-in spec): {} changed, {} unchanged",
+        seams::draft::FINGERPRINT_DEPTH,
+        changed.len(),
+        report
+            .fingerprints
+            .len()
+            .saturating_sub(changed.iter().filter(|c| c.perft.1.is_some()).count())
+    );
+    for c in changed {
+        outln!(
+            "  {}: perft {} → {}",
+            c.variant,
+            counts(&c.perft.0),
+            counts(&c.perft.1)
+        );
+        for (action, old, new) in &c.divide {
+            outln!("    {action}: {} → {}", count(old), count(new));
+        }
+    }
+    Ok(())
+}

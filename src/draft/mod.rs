@@ -17,6 +17,7 @@
 
 mod accept;
 mod corpus;
+mod fingerprint;
 mod load;
 mod mirror;
 mod report;
@@ -26,6 +27,7 @@ use crate::spec::SpecError;
 
 pub use accept::{Accepted, accept};
 pub use corpus::{Change, CorpusRun, gate, run_corpus};
+pub use fingerprint::{FINGERPRINT_DEPTH, Fingerprint, FingerprintChange, compare, fingerprint};
 pub use load::{Draft, FamilyFiles};
 pub use mirror::{Released, check_into, write_into};
 pub use report::{
@@ -77,6 +79,8 @@ pub enum DraftError {
         current: String,
         new: String,
     },
+    #[error("{variant}: the fingerprint (perft of the start) cannot be counted: {message}")]
+    Fingerprint { variant: String, message: String },
     #[error("{variant}: the opening audit cannot run: {message}")]
     Audit { variant: String, message: String },
     #[error("--plies must be between 1 and {max}, not {plies}")]

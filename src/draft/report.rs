@@ -99,6 +99,10 @@ pub struct CheckReport {
     pub design: Vec<DesignRow>,
     /// The opening audit of every variant's initial position.
     pub audits: Vec<crate::audit::Report>,
+    /// Each variant's fingerprint (perft of its start to depth 3, with the
+    /// divide), and where it differs from the built-in spec's.
+    pub fingerprints: Vec<super::Fingerprint>,
+    pub fingerprint_changes: Vec<super::FingerprintChange>,
     pub corpus: CorpusRun,
 }
 
@@ -137,6 +141,27 @@ impl CheckReport {
             }
         }
         out
+    }
+
+    /// The report's first and last line: what changed, counted.
+    pub fn summary(&self) -> String {
+        let n =
+            |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        format!(
+            "summary: {}, {} (of {}), {}",
+            n(self.corpus.changes.len(), "changed case", "changed cases"),
+            n(
+                self.fingerprint_changes.len(),
+                "changed fingerprint",
+                "changed fingerprints"
+            ),
+            self.fingerprints.len(),
+            n(
+                self.design_findings().len(),
+                "design finding",
+                "design findings"
+            ),
+        )
     }
 
     /// Whether every variant whose family can say is exchange-symmetric.
@@ -231,6 +256,19 @@ pub fn audit_rows(
         .collect()
 }
 
+/// The fingerprint of every variant (see [`super::fingerprint`]).
+pub fn fingerprints(variants: &[&dyn Variant]) -> Result<Vec<super::Fingerprint>, DraftError> {
+    variants
+        .iter()
+        .map(|v| {
+            super::fingerprint(*v).map_err(|e| DraftError::Fingerprint {
+                variant: v.name().to_string(),
+                message: e.to_string(),
+            })
+        })
+        .collect()
+}
+
 /// The plies of the opening audit `seams spec check` runs by default.
 pub const DEFAULT_AUDIT_PLIES: u32 = 2;
 
@@ -263,6 +301,12 @@ pub fn check_with(
     let design = design_rows(&draft.lib, &refs);
     let audits = audit_rows(&refs, audit_plies)?;
     let run = run_corpus(&draft.lib, &refs, corpus);
+    let fingerprints = fingerprints(&refs)?;
+    let base: Vec<&dyn Variant> = crate::registry::variants()
+        .iter()
+        .map(|v| v.as_ref())
+        .collect();
+    let fingerprint_changes = super::compare(&self::fingerprints(&base)?, &fingerprints);
     let report = CheckReport {
         spec: dir.display().to_string(),
         boards,
@@ -270,6 +314,8 @@ pub fn check_with(
         variants,
         design,
         audits,
+        fingerprints,
+        fingerprint_changes,
         corpus: run,
     };
     Ok((draft, report))

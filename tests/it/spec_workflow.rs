@@ -74,8 +74,13 @@ fn the_unedited_spec_changes_nothing_and_passes_the_gate() {
     );
     assert_eq!(report.corpus.checked, corpus.cases.len());
     assert!(report.symmetric());
+    assert!(report.fingerprint_changes.is_empty());
     let r = seams(&["spec", "check", p(&d)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // The summary is the first line and the last.
+    let summary = "summary: 0 changed cases, 0 changed fingerprints (of 12), 2 design findings";
+    assert_eq!(r.stdout.lines().next(), Some(summary), "{}", r.stdout);
+    assert_eq!(r.stdout.lines().last(), Some(summary), "{}", r.stdout);
     assert!(r.stdout.contains("0 changed"), "{}", r.stdout);
     let r = seams(&["spec", "gate"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
@@ -877,5 +882,39 @@ fn accept_into_writes_a_scratch_spec_folder() {
     // And the written folder is identical to the draft where it mirrors.
     let released = Draft::load(&into).unwrap();
     assert_eq!(released.variants.len(), seams::registry::variants().len());
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+/// A setup edit no case need pin (White's bishop and knight on g1 and h1
+/// of the Möbius strip swapped, and so Black's, its exchange image) is
+/// reported through the fingerprint: the perft of the start and the first
+/// actions whose subtrees changed, with the summary counting it first.
+#[test]
+fn a_swapped_setup_shows_in_the_fingerprint() {
+    let root = scratch();
+    let d = root.join("draft");
+    edit(
+        &d.join("chess/chess-mobius.toml"),
+        "row = \"P R . B Q K B N R P\"",
+        "row = \"P R . B Q K N B R P\"",
+    );
+    let r = seams(&["spec", "check", p(&d)]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let first = r.stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("summary: ") && first.contains(", 1 changed fingerprint (of 12), "),
+        "{first}"
+    );
+    for line in [
+        "fingerprints (perft of each start to depth 3, against the built-in spec): 1 changed, 11 unchanged",
+        "  chess-mobius: perft 25 630 18710 → 31 929 31284",
+        "    a1-a2: 707 → 1025",
+    ] {
+        assert!(
+            r.stdout.lines().any(|l| l == line),
+            "no line '{line}':\n{}",
+            r.stdout
+        );
+    }
     std::fs::remove_dir_all(root).unwrap();
 }
