@@ -53,6 +53,8 @@ pub enum SpecCommand {
     /// Example: cp -r spec draft && $EDITOR draft/boards/klein-9x18.toml &&
     /// seams spec check draft
     ///
+    /// Example: seams spec check draft --base-rev main
+    ///
     /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases
     ///
     /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases --into spec
@@ -105,6 +107,16 @@ pub struct CheckArgs {
     /// folder the draft holds are made equal to the draft's.
     #[arg(long, value_name = "SPEC_DIR", requires = "accept")]
     into: Option<PathBuf>,
+    /// Compare the fingerprints with this spec folder instead of the
+    /// built-in spec (the corpus cases are always compared with their
+    /// expectations).
+    #[arg(long, value_name = "DIR", conflicts_with = "base_rev")]
+    base: Option<PathBuf>,
+    /// Compare the fingerprints with spec/ as it is at this git revision
+    /// of the current repository (a branch, tag or commit), read through
+    /// git without touching the work tree.
+    #[arg(long, value_name = "REV")]
+    base_rev: Option<String>,
     /// Plies of the opening audit run on every setup (1 to 4).
     #[arg(long, default_value_t = seams::draft::DEFAULT_AUDIT_PLIES)]
     plies: u32,
@@ -231,8 +243,24 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
         seams::draft::check_into(&a.dir, into)?;
     }
     let corpus = load_corpus(a.corpus.as_deref())?;
-    let (draft, report) = seams::draft::check_with(&a.dir, &corpus, a.plies)
-        .with_context(|| format!("loading the draft spec folder {}", a.dir.display()))?;
+    let from_rev = match &a.base_rev {
+        None => None,
+        Some(rev) => {
+            let scratch = std::env::temp_dir();
+            Some(seams::draft::spec_at_rev(Path::new("."), rev, &scratch)?)
+        }
+    };
+    let base = a.base.as_deref().or(from_rev.as_deref());
+    let checked = seams::draft::check_against(&a.dir, base, &corpus, a.plies)
+        .with_context(|| format!("loading the draft spec folder {}", a.dir.display()));
+    if let Some(dir) = &from_rev {
+        // The revision's copy is only read; nothing of it is kept.
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    let (draft, mut report) = checked?;
+    if let Some(rev) = &a.base_rev {
+        report.base = format!("spec/ at {rev}");
+    }
     let accepted = match (a.accept, &a.version, &a.corpus) {
         (true, Some(v), Some(cd)) => Some(
             seams::draft::accept(&draft, &report, cd, v)

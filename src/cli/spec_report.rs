@@ -296,8 +296,9 @@ pub fn print_fingerprints(report: &CheckReport) -> Result<()> {
     let count = |n: &Option<u64>| n.map_or("absent".to_string(), |n| n.to_string());
     let changed = &report.fingerprint_changes;
     outln!(
-        "fingerprints (perft of each start to depth {}, against the built-in spec): {} changed, {} unchanged",
+        "fingerprints (perft of each start to depth {}, against {}): {} changed, {} unchanged",
         seams::draft::FINGERPRINT_DEPTH,
+        report.base,
         changed.len(),
         report
             .fingerprints

@@ -16,6 +16,7 @@
 //! What they share (the family folders and the one error) is kept here.
 
 mod accept;
+mod base_rev;
 mod corpus;
 mod fingerprint;
 mod load;
@@ -26,13 +27,14 @@ use crate::conformance::CorpusError;
 use crate::spec::SpecError;
 
 pub use accept::{Accepted, accept};
+pub use base_rev::spec_at_rev;
 pub use corpus::{Change, CorpusRun, gate, run_corpus};
 pub use fingerprint::{FINGERPRINT_DEPTH, Fingerprint, FingerprintChange, compare, fingerprint};
 pub use load::{Draft, FamilyFiles};
 pub use mirror::{Released, check_into, write_into};
 pub use report::{
     BoardRow, CheckReport, DEFAULT_AUDIT_PLIES, DesignRow, SolidRow, SymmetryRow, audit_rows,
-    board_rows, check, check_with, design_rows, solid_rows,
+    board_rows, check, check_against, check_with, design_rows, solid_rows,
 };
 
 /// The errors of [`DraftError::Several`], one per line.
@@ -79,6 +81,8 @@ pub enum DraftError {
         current: String,
         new: String,
     },
+    #[error("--base-rev {rev}: {message}")]
+    BaseRev { rev: String, message: String },
     #[error("{variant}: the fingerprint (perft of the start) cannot be counted: {message}")]
     Fingerprint { variant: String, message: String },
     #[error("{variant}: the opening audit cannot run: {message}")]

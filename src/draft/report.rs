@@ -91,6 +91,9 @@ pub struct SymmetryRow {
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckReport {
     pub spec: String,
+    /// What the fingerprints are compared against: a spec folder, or "the
+    /// built-in spec".
+    pub base: String,
     pub boards: Vec<BoardRow>,
     /// Boards without square cells (the tetrahedron), with their facts.
     pub solids: Vec<SolidRow>,
@@ -286,6 +289,17 @@ pub fn check_with(
     corpus: &Corpus,
     audit_plies: u32,
 ) -> Result<(Draft, CheckReport), DraftError> {
+    check_against(dir, None, corpus, audit_plies)
+}
+
+/// [`check_with`], with the fingerprints compared against the spec folder
+/// `base` instead of the built-in spec.
+pub fn check_against(
+    dir: &Path,
+    base: Option<&Path>,
+    corpus: &Corpus,
+    audit_plies: u32,
+) -> Result<(Draft, CheckReport), DraftError> {
     let draft = Draft::load(dir)?;
     let boards = board_rows(&draft.lib)?;
     let variants = draft
@@ -302,13 +316,20 @@ pub fn check_with(
     let audits = audit_rows(&refs, audit_plies)?;
     let run = run_corpus(&draft.lib, &refs, corpus);
     let fingerprints = fingerprints(&refs)?;
-    let base: Vec<&dyn Variant> = crate::registry::variants()
-        .iter()
-        .map(|v| v.as_ref())
-        .collect();
-    let fingerprint_changes = super::compare(&self::fingerprints(&base)?, &fingerprints);
+    let base_fingerprints = match base {
+        None => {
+            let builtin: Vec<&dyn Variant> = crate::registry::variants()
+                .iter()
+                .map(|v| v.as_ref())
+                .collect();
+            self::fingerprints(&builtin)?
+        }
+        Some(b) => self::fingerprints(&Draft::load(b)?.variant_refs())?,
+    };
+    let fingerprint_changes = super::compare(&base_fingerprints, &fingerprints);
     let report = CheckReport {
         spec: dir.display().to_string(),
+        base: base.map_or("the built-in spec".into(), |b| b.display().to_string()),
         boards,
         solids: solid_rows(&draft.lib),
         variants,

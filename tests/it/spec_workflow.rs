@@ -918,3 +918,54 @@ fn a_swapped_setup_shows_in_the_fingerprint() {
     }
     std::fs::remove_dir_all(root).unwrap();
 }
+
+/// `--base DIR` and `--base-rev REV` change what the fingerprints are
+/// compared with: the edited draft against itself changes nothing, against
+/// the repository's committed spec/ it shows the swap; a revision that is
+/// not one is a usage error naming it (exit 2), and the two flags exclude
+/// each other.
+#[test]
+fn the_base_is_a_folder_or_a_git_revision() {
+    let root = scratch();
+    let d = root.join("draft");
+    edit(
+        &d.join("chess/chess-mobius.toml"),
+        "row = \"P R . B Q K B N R P\"",
+        "row = \"P R . B Q K N B R P\"",
+    );
+    let r = seams(&["spec", "check", p(&d), "--base", p(&d)]);
+    let line = format!(
+        "fingerprints (perft of each start to depth 3, against {}): 0 changed, 12 unchanged",
+        p(&d)
+    );
+    assert!(r.stdout.lines().any(|l| l == line), "{}", r.stdout);
+    // The tests run in the repository's root, whose HEAD holds spec/.
+    let r = seams(&["spec", "check", p(&d), "--base-rev", "HEAD"]);
+    assert!(
+        r.stdout.lines().any(|l| l
+            == "fingerprints (perft of each start to depth 3, against spec/ at HEAD): 1 changed, 11 unchanged"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    let r = seams(&["spec", "check", p(&d), "--base-rev", "no-such-revision"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("--base-rev no-such-revision: not a revision of the repository"),
+        "{}",
+        r.stderr
+    );
+    let r = seams(&[
+        "spec",
+        "check",
+        p(&d),
+        "--base-rev",
+        "HEAD",
+        "--base",
+        p(&d),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+    std::fs::remove_dir_all(root).unwrap();
+}
