@@ -117,6 +117,11 @@ pub struct CheckArgs {
     /// git without touching the work tree.
     #[arg(long, value_name = "REV")]
     base_rev: Option<String>,
+    /// Also print the absolute tables (boards, symmetry, designer rows,
+    /// audits) before the differences; without it only what differs from
+    /// the base is listed.
+    #[arg(long)]
+    full: bool,
     /// Plies of the opening audit run on every setup (1 to 4).
     #[arg(long, default_value_t = seams::draft::DEFAULT_AUDIT_PLIES)]
     plies: u32,
@@ -286,7 +291,7 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
         }
         outln!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        print_report(&report)?;
+        print_report(&report, a.full)?;
         print_accepted(accepted.as_ref(), released.as_ref())?;
     }
     Ok(exit_if(
@@ -294,28 +299,34 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
     ))
 }
 
-fn print_report(report: &CheckReport) -> Result<()> {
+fn print_report(report: &CheckReport, full: bool) -> Result<()> {
     // The summary first, so that a long report starts with what changed,
     // and again last, where a terminal leaves the reader.
     outln!("{}", report.summary());
     outln!("spec check: {}", report.spec);
-    super::spec_report::print_geometry_rows(report)?;
-    outln!("initial positions under Φ:");
-    let mut t = Table::new(&[]).indent(2);
-    for v in &report.variants {
-        t.row([
-            v.variant.as_str(),
-            v.rules.as_str(),
-            match v.exchange_symmetric {
-                Some(true) => "exchange-symmetric",
-                Some(false) => "NOT exchange-symmetric",
-                None => "(the family cannot say)",
-            },
-        ]);
+    if full {
+        super::spec_report::print_geometry_rows(report)?;
+        outln!("initial positions under Φ:");
+        let mut t = Table::new(&[]).indent(2);
+        for v in &report.variants {
+            t.row([
+                v.variant.as_str(),
+                v.rules.as_str(),
+                match v.exchange_symmetric {
+                    Some(true) => "exchange-symmetric",
+                    Some(false) => "NOT exchange-symmetric",
+                    None => "(the family cannot say)",
+                },
+            ]);
+        }
+        t.print()?;
+        super::spec_report::print_design(report)?;
+        super::spec_report::print_audits(report)?;
     }
-    t.print()?;
-    super::spec_report::print_design(report)?;
-    super::spec_report::print_audits(report)?;
+    super::spec_report::print_fact_changes(report)?;
+    if !full {
+        super::spec_report::print_findings(report)?;
+    }
     super::spec_report::print_fingerprints(report)?;
     print_changes(&report.corpus)?;
     outln!("{}", report.summary());

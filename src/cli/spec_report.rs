@@ -125,10 +125,49 @@ pub fn print_design(report: &CheckReport) -> Result<()> {
         "drops where the piece can never move:",
         immobile_drops,
     )?;
+    print_findings(report)
+}
+
+/// The design findings, counted, one per line.
+pub fn print_findings(report: &CheckReport) -> Result<()> {
     let findings = report.design_findings();
     outln!("design findings: {}", findings.len());
     for f in &findings {
         outln!("  {f}");
+    }
+    Ok(())
+}
+
+/// The derived facts that differ from the base's, kind by kind; a kind
+/// with no difference is one line.
+pub fn print_fact_changes(report: &CheckReport) -> Result<()> {
+    use seams::draft::FactLine;
+    outln!("changed facts (against {}):", report.base);
+    for d in &report.fact_changes {
+        if d.lines.is_empty() {
+            outln!("  {}: {} unchanged", d.kind, d.unchanged);
+            continue;
+        }
+        outln!(
+            "  {}: {} changed, {} unchanged",
+            d.kind,
+            d.changed_rows(),
+            d.unchanged
+        );
+        for l in &d.lines {
+            match l {
+                FactLine::Added { key } => outln!("    {key}: new"),
+                FactLine::Removed { key } => outln!("    {key}: gone"),
+                FactLine::Changed {
+                    key,
+                    field,
+                    old,
+                    new,
+                } => outln!("    {key}: {field}: {old} → {new}"),
+                FactLine::Gained { key, field, item } => outln!("    {key}: {field}: + {item}"),
+                FactLine::Lost { key, field, item } => outln!("    {key}: {field}: − {item}"),
+            }
+        }
     }
     Ok(())
 }

@@ -18,6 +18,7 @@
 mod accept;
 mod base_rev;
 mod corpus;
+mod facts;
 mod fingerprint;
 mod load;
 mod mirror;
@@ -29,6 +30,7 @@ use crate::spec::SpecError;
 pub use accept::{Accepted, accept};
 pub use base_rev::spec_at_rev;
 pub use corpus::{Change, CorpusRun, gate, run_corpus};
+pub use facts::{FactDiff, FactLine, diff_rows};
 pub use fingerprint::{FINGERPRINT_DEPTH, Fingerprint, FingerprintChange, compare, fingerprint};
 pub use load::{Draft, FamilyFiles};
 pub use mirror::{Released, check_into, write_into};

@@ -106,6 +106,8 @@ pub struct CheckReport {
     /// divide), and where it differs from the built-in spec's.
     pub fingerprints: Vec<super::Fingerprint>,
     pub fingerprint_changes: Vec<super::FingerprintChange>,
+    /// The facts above compared with the base's, one entry per kind.
+    pub fact_changes: Vec<super::FactDiff>,
     pub corpus: CorpusRun,
 }
 
@@ -150,9 +152,11 @@ impl CheckReport {
     pub fn summary(&self) -> String {
         let n =
             |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        let facts: usize = self.fact_changes.iter().map(|d| d.changed_rows()).sum();
         format!(
-            "summary: {}, {} (of {}), {}",
+            "summary: {}, {}, {} (of {}), {}",
             n(self.corpus.changes.len(), "changed case", "changed cases"),
+            n(facts, "changed fact row", "changed fact rows"),
             n(
                 self.fingerprint_changes.len(),
                 "changed fingerprint",
@@ -301,43 +305,101 @@ pub fn check_against(
     audit_plies: u32,
 ) -> Result<(Draft, CheckReport), DraftError> {
     let draft = Draft::load(dir)?;
-    let boards = board_rows(&draft.lib)?;
-    let variants = draft
-        .variants
-        .iter()
-        .map(|v| SymmetryRow {
-            variant: v.name().to_string(),
-            rules: v.rules_version().to_string(),
-            exchange_symmetric: v.start_exchange_symmetric(),
-        })
-        .collect();
     let refs = draft.variant_refs();
-    let design = design_rows(&draft.lib, &refs);
-    let audits = audit_rows(&refs, audit_plies)?;
+    let facts = Facts::of(&draft.lib, &refs, audit_plies)?;
     let run = run_corpus(&draft.lib, &refs, corpus);
-    let fingerprints = fingerprints(&refs)?;
-    let base_fingerprints = match base {
+    // The base's facts, computed the same way.
+    let base_draft = base.map(Draft::load).transpose()?;
+    let base_facts = match &base_draft {
         None => {
             let builtin: Vec<&dyn Variant> = crate::registry::variants()
                 .iter()
                 .map(|v| v.as_ref())
                 .collect();
-            self::fingerprints(&builtin)?
+            Facts::of(Library::builtin(), &builtin, audit_plies)?
         }
-        Some(b) => self::fingerprints(&Draft::load(b)?.variant_refs())?,
+        Some(b) => Facts::of(&b.lib, &b.variant_refs(), audit_plies)?,
     };
-    let fingerprint_changes = super::compare(&base_fingerprints, &fingerprints);
     let report = CheckReport {
         spec: dir.display().to_string(),
         base: base.map_or("the built-in spec".into(), |b| b.display().to_string()),
-        boards,
-        solids: solid_rows(&draft.lib),
-        variants,
-        design,
-        audits,
-        fingerprints,
-        fingerprint_changes,
+        fact_changes: base_facts.diff(&facts),
+        fingerprint_changes: super::compare(&base_facts.fingerprints, &facts.fingerprints),
+        boards: facts.boards,
+        solids: facts.solids,
+        variants: facts.variants,
+        design: facts.design,
+        audits: facts.audits,
+        fingerprints: facts.fingerprints,
         corpus: run,
     };
     Ok((draft, report))
+}
+
+/// Every derived fact of one spec, as `seams spec check` compares them.
+struct Facts {
+    boards: Vec<BoardRow>,
+    solids: Vec<SolidRow>,
+    variants: Vec<SymmetryRow>,
+    design: Vec<DesignRow>,
+    audits: Vec<crate::audit::Report>,
+    fingerprints: Vec<super::Fingerprint>,
+}
+
+impl Facts {
+    fn of(lib: &Library, variants: &[&dyn Variant], audit_plies: u32) -> Result<Facts, DraftError> {
+        Ok(Facts {
+            boards: board_rows(lib)?,
+            solids: solid_rows(lib),
+            variants: variants
+                .iter()
+                .map(|v| SymmetryRow {
+                    variant: v.name().to_string(),
+                    rules: v.rules_version().to_string(),
+                    exchange_symmetric: v.start_exchange_symmetric(),
+                })
+                .collect(),
+            design: design_rows(lib, variants),
+            audits: audit_rows(variants, audit_plies)?,
+            fingerprints: fingerprints(variants)?,
+        })
+    }
+
+    /// What changed from `self` (the base) to `draft`, one diff per kind.
+    /// A rules version is not a fact: accepting a draft changes it on
+    /// purpose.
+    fn diff(&self, draft: &Facts) -> Vec<super::FactDiff> {
+        use super::diff_rows;
+        vec![
+            diff_rows("boards", "board", &[], &self.boards, &draft.boards),
+            diff_rows(
+                "tetrahedral boards",
+                "board",
+                &[],
+                &self.solids,
+                &draft.solids,
+            ),
+            diff_rows(
+                "exchange symmetry of the starts",
+                "variant",
+                &["rules"],
+                &self.variants,
+                &draft.variants,
+            ),
+            diff_rows(
+                "bishop colours, pawn paths and drops",
+                "variant",
+                &[],
+                &self.design,
+                &draft.design,
+            ),
+            diff_rows(
+                "opening audits",
+                "variant",
+                &["rules"],
+                &self.audits,
+                &draft.audits,
+            ),
+        ]
+    }
 }

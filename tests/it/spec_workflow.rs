@@ -78,7 +78,7 @@ fn the_unedited_spec_changes_nothing_and_passes_the_gate() {
     let r = seams(&["spec", "check", p(&d)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     // The summary is the first line and the last.
-    let summary = "summary: 0 changed cases, 0 changed fingerprints (of 12), 2 design findings";
+    let summary = "summary: 0 changed cases, 0 changed fact rows, 0 changed fingerprints (of 12), 2 design findings";
     assert_eq!(r.stdout.lines().next(), Some(summary), "{}", r.stdout);
     assert_eq!(r.stdout.lines().last(), Some(summary), "{}", r.stdout);
     assert!(r.stdout.contains("0 changed"), "{}", r.stdout);
@@ -164,7 +164,7 @@ fn klein_height_14_draft_is_reported_gated_and_accepted() {
     assert!(report.symmetric());
 
     // The CLI says the same, as text and JSON, and exits 1.
-    let r = seams(&["spec", "check", p(&d), "--corpus", p(&cases)]);
+    let r = seams(&["spec", "check", p(&d), "--corpus", p(&cases), "--full"]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("62: 126"), "{}", r.stdout);
     assert!(r.stdout.contains("42 → 39"), "{}", r.stdout);
@@ -275,7 +275,7 @@ fn mobius_setup_without_exchange_symmetry_is_reported() {
             .filter(|v| v.variant != "shogi-mobius")
             .all(|v| v.exchange_symmetric == Some(true))
     );
-    let r = seams(&["spec", "check", p(&d)]);
+    let r = seams(&["spec", "check", p(&d), "--full"]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(
         r.stdout
@@ -575,7 +575,7 @@ fn designer_checks_on_the_shipped_spec() {
     assert_eq!(klein.shields.as_ref().map(Vec::len), Some(2));
 
     // The text report, from the geometry table to the corpus line.
-    let r = seams(&["spec", "check", p(&d)]);
+    let r = seams(&["spec", "check", p(&d), "--full"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     insta::assert_snapshot!(
         "spec-check-shipped",
@@ -653,7 +653,7 @@ fn unbalanced_bishops_stuck_pawns_and_immobile_drops_are_reported() {
     );
 
     // The CLI shows the same in text and JSON.
-    let r = seams(&["spec", "check", p(&d)]);
+    let r = seams(&["spec", "check", p(&d), "--full"]);
     assert!(
         r.stdout
             .lines()
@@ -764,7 +764,7 @@ fn audit_plies_are_a_flag_and_checked() {
             .iter()
             .all(|a| a["plies"] == 1)
     );
-    let r = seams(&["spec", "check", p(&d), "--plies", "1"]);
+    let r = seams(&["spec", "check", p(&d), "--plies", "1", "--full"]);
     assert!(
         r.stdout.contains("opening audit of every setup (1 plies):"),
         "{}",
@@ -909,6 +909,12 @@ fn a_swapped_setup_shows_in_the_fingerprint() {
         "fingerprints (perft of each start to depth 3, against the built-in spec): 1 changed, 11 unchanged",
         "  chess-mobius: perft 25 630 18710 → 31 929 31284",
         "    a1-a2: 707 → 1025",
+        // Only what differs is listed; the rest is counted.
+        "changed facts (against the built-in spec):",
+        "  boards: 8 unchanged",
+        "  bishop colours, pawn paths and drops: 1 changed, 11 unchanged",
+        "  opening audits: 1 changed, 11 unchanged",
+        "    chess-mobius: position: pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRP w KQkq - 0 1 → pr1bqknbrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKNBRP w KQkq - 0 1",
     ] {
         assert!(
             r.stdout.lines().any(|l| l == line),

@@ -1,0 +1,233 @@
+//! The derived facts of two specs compared: what `seams spec check`
+//! lists by default, so that a designer reads what an edit changed
+//! rather than two sets of absolute tables.
+//!
+//! Each kind of fact (board geometry, tetrahedral facts, exchange
+//! symmetry, designer rows, opening audits) is a list of rows with a key
+//! (a board or a variant). Rows are compared field by field through their
+//! JSON form, which every row already has for `--json`: a field that is a
+//! list is compared item by item (new items, vanished items), any other
+//! as `old → new`. One comparison for every kind keeps the report honest:
+//! no kind can be left out of the diff by forgetting to write its printer.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::quote;
+
+/// One difference in one row.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(tag = "change", rename_all = "kebab-case")]
+pub enum FactLine {
+    /// A row only the draft has.
+    Added { key: String },
+    /// A row only the base has.
+    Removed { key: String },
+    /// A field whose value changed, as compact JSON.
+    Changed {
+        key: String,
+        field: String,
+        old: String,
+        new: String,
+    },
+    /// An item a list field gained (an audit line, a stuck pawn, …).
+    Gained {
+        key: String,
+        field: String,
+        item: String,
+    },
+    /// An item a list field lost.
+    Lost {
+        key: String,
+        field: String,
+        item: String,
+    },
+}
+
+/// The differences of one kind of fact, and how many rows did not change.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct FactDiff {
+    pub kind: String,
+    pub unchanged: usize,
+    pub lines: Vec<FactLine>,
+}
+
+impl FactDiff {
+    /// Rows that differ (added, removed or changed).
+    pub fn changed_rows(&self) -> usize {
+        let mut keys: Vec<&str> = self
+            .lines
+            .iter()
+            .map(|l| match l {
+                FactLine::Added { key }
+                | FactLine::Removed { key }
+                | FactLine::Changed { key, .. }
+                | FactLine::Gained { key, .. }
+                | FactLine::Lost { key, .. } => key.as_str(),
+            })
+            .collect();
+        keys.dedup();
+        keys.len()
+    }
+}
+
+/// Compares two lists of rows of one kind, keyed by the field `key`
+/// (`board` or `variant`). Fields named in `ignore` (a rules version,
+/// which an accepted draft changes on purpose) are left out.
+pub fn diff_rows<T: Serialize>(
+    kind: &str,
+    key: &str,
+    ignore: &[&str],
+    base: &[T],
+    draft: &[T],
+) -> FactDiff {
+    let rows = |list: &[T]| -> Vec<(String, serde_json::Map<String, Value>)> {
+        list.iter()
+            .filter_map(|r| match serde_json::to_value(r) {
+                Ok(Value::Object(mut m)) => {
+                    let k = m.get(key).map(shown).unwrap_or_default();
+                    for f in ignore {
+                        m.remove(*f);
+                    }
+                    Some((k, m))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let (base, draft) = (rows(base), rows(draft));
+    let mut lines = Vec::new();
+    let mut unchanged = 0;
+    for (k, b) in &base {
+        match draft.iter().find(|(dk, _)| dk == k) {
+            None => lines.push(FactLine::Removed { key: k.clone() }),
+            Some((_, d)) if d == b => unchanged += 1,
+            Some((_, d)) => diff_fields(k, b, d, &mut lines),
+        }
+    }
+    for (k, _) in &draft {
+        if !base.iter().any(|(bk, _)| bk == k) {
+            lines.push(FactLine::Added { key: k.clone() });
+        }
+    }
+    FactDiff {
+        kind: kind.to_string(),
+        unchanged,
+        lines,
+    }
+}
+
+fn diff_fields(
+    key: &str,
+    base: &serde_json::Map<String, Value>,
+    draft: &serde_json::Map<String, Value>,
+    out: &mut Vec<FactLine>,
+) {
+    let mut fields: Vec<&String> = base.keys().chain(draft.keys()).collect();
+    fields.sort();
+    fields.dedup();
+    for field in fields {
+        let (b, d) = (base.get(field), draft.get(field));
+        if b == d {
+            continue;
+        }
+        match (b, d) {
+            (Some(Value::Array(b)), Some(Value::Array(d))) => {
+                for item in d.iter().filter(|i| !b.contains(i)) {
+                    out.push(FactLine::Gained {
+                        key: key.to_string(),
+                        field: field.clone(),
+                        item: shown(item),
+                    });
+                }
+                for item in b.iter().filter(|i| !d.contains(i)) {
+                    out.push(FactLine::Lost {
+                        key: key.to_string(),
+                        field: field.clone(),
+                        item: shown(item),
+                    });
+                }
+            }
+            _ => out.push(FactLine::Changed {
+                key: key.to_string(),
+                field: field.clone(),
+                old: b.map_or("absent".into(), shown),
+                new: d.map_or("absent".into(), shown),
+            }),
+        }
+    }
+}
+
+/// A value as a reader sees it: a string without its quotes, anything
+/// else as compact JSON, cut to a line's length.
+fn shown(v: &Value) -> String {
+    let text = match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    quote::excerpt(&text).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Row {
+        board: &'static str,
+        faces: u32,
+        lines: Vec<&'static str>,
+        rules: &'static str,
+    }
+
+    fn row(board: &'static str, faces: u32, lines: &[&'static str], rules: &'static str) -> Row {
+        Row {
+            board,
+            faces,
+            lines: lines.to_vec(),
+            rules,
+        }
+    }
+
+    #[test]
+    fn rows_compare_by_key_field_and_item() {
+        let base = [
+            row("a", 1, &["x"], "0.1"),
+            row("b", 2, &["y", "z"], "0.1"),
+            row("c", 3, &[], "0.1"),
+        ];
+        let draft = [
+            row("a", 1, &["x"], "0.2"),
+            row("b", 5, &["z", "w"], "0.1"),
+            row("d", 4, &[], "0.1"),
+        ];
+        let d = diff_rows("boards", "board", &["rules"], &base, &draft);
+        assert_eq!(d.unchanged, 1, "{d:?}");
+        assert_eq!(
+            d.lines,
+            vec![
+                FactLine::Changed {
+                    key: "b".into(),
+                    field: "faces".into(),
+                    old: "2".into(),
+                    new: "5".into()
+                },
+                FactLine::Gained {
+                    key: "b".into(),
+                    field: "lines".into(),
+                    item: "w".into()
+                },
+                FactLine::Lost {
+                    key: "b".into(),
+                    field: "lines".into(),
+                    item: "y".into()
+                },
+                FactLine::Removed { key: "c".into() },
+                FactLine::Added { key: "d".into() },
+            ]
+        );
+        assert_eq!(d.changed_rows(), 3);
+        let same = diff_rows("boards", "board", &[], &base, &base);
+        assert_eq!((same.unchanged, same.lines.len()), (3, 0));
+    }
+}
