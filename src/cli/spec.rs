@@ -292,7 +292,7 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
         outln!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print_report(&report, a.full)?;
-        print_accepted(accepted.as_ref(), released.as_ref())?;
+        print_accepted(&report, accepted.as_ref(), released.as_ref())?;
     }
     Ok(exit_if(
         accepted.is_none() && !report.corpus.changes.is_empty(),
@@ -333,7 +333,11 @@ fn print_report(report: &CheckReport, full: bool) -> Result<()> {
     Ok(())
 }
 
-fn print_accepted(accepted: Option<&Accepted>, released: Option<&Released>) -> Result<()> {
+fn print_accepted(
+    report: &CheckReport,
+    accepted: Option<&Accepted>,
+    released: Option<&Released>,
+) -> Result<()> {
     match accepted {
         None => {}
         Some(a) if a.narrowed.is_empty() && a.rewritten.is_empty() && a.removed.is_empty() => {
@@ -350,11 +354,28 @@ fn print_accepted(accepted: Option<&Accepted>, released: Option<&Released>) -> R
             for f in &a.changelogs {
                 outln!("  changelog entry in {f}");
             }
+            // "Narrowed" in a designer's terms: the case stays, as a pin
+            // of the old versions only. Some were listed above as changed;
+            // the rest change only once the data files say the new
+            // version (a saved game that names the old one).
+            let changed: std::collections::BTreeSet<&str> =
+                report.corpus.changes.iter().map(|c| c.id.as_str()).collect();
+            let listed = a
+                .narrowed
+                .iter()
+                .filter(|id| changed.contains(id.as_str()))
+                .count();
             outln!(
-                "  {} cases narrowed to <{}, {} new cases (NEEDS REVIEW), {} board cases rewritten \
-                 (NEEDS REVIEW), {} board cases removed (cells no longer on the board)",
+                "  {} cases now pin rules <{} only (narrowed): {} whose answers change, listed \
+                 above, and {} that name the old rules version (saved games)",
                 a.narrowed.len(),
                 a.version,
+                listed,
+                a.narrowed.len() - listed
+            );
+            outln!(
+                "  {} new cases with the draft's answers (NEEDS REVIEW), {} board cases rewritten \
+                 (NEEDS REVIEW), {} board cases removed (cells no longer on the board)",
                 a.added.len(),
                 a.rewritten.len(),
                 a.removed.len()
