@@ -358,8 +358,12 @@ fn print_accepted(
             // of the old versions only. Some were listed above as changed;
             // the rest change only once the data files say the new
             // version (a saved game that names the old one).
-            let changed: std::collections::BTreeSet<&str> =
-                report.corpus.changes.iter().map(|c| c.id.as_str()).collect();
+            let changed: std::collections::BTreeSet<&str> = report
+                .corpus
+                .changes
+                .iter()
+                .map(|c| c.id.as_str())
+                .collect();
             let listed = a
                 .narrowed
                 .iter()

@@ -885,6 +885,18 @@ fn accept_into_writes_a_scratch_spec_folder() {
     std::fs::remove_dir_all(root).unwrap();
 }
 
+/// The draft of `root` with White's bishop and knight on g1 and h1 of the
+/// Möbius strip swapped (and so Black's, its exchange image).
+fn swapped_mobius(root: &Path) -> PathBuf {
+    let d = root.join("draft");
+    edit(
+        &d.join("chess/chess-mobius.toml"),
+        "row = \"P R . B Q K B N R P\"",
+        "row = \"P R . B Q K N B R P\"",
+    );
+    d
+}
+
 /// A setup edit no case need pin (White's bishop and knight on g1 and h1
 /// of the Möbius strip swapped, and so Black's, its exchange image) is
 /// reported through the fingerprint: the perft of the start and the first
@@ -892,12 +904,7 @@ fn accept_into_writes_a_scratch_spec_folder() {
 #[test]
 fn a_swapped_setup_shows_in_the_fingerprint() {
     let root = scratch();
-    let d = root.join("draft");
-    edit(
-        &d.join("chess/chess-mobius.toml"),
-        "row = \"P R . B Q K B N R P\"",
-        "row = \"P R . B Q K N B R P\"",
-    );
+    let d = swapped_mobius(&root);
     let r = seams(&["spec", "check", p(&d)]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     let first = r.stdout.lines().next().unwrap_or_default();
@@ -933,12 +940,7 @@ fn a_swapped_setup_shows_in_the_fingerprint() {
 #[test]
 fn the_base_is_a_folder_or_a_git_revision() {
     let root = scratch();
-    let d = root.join("draft");
-    edit(
-        &d.join("chess/chess-mobius.toml"),
-        "row = \"P R . B Q K B N R P\"",
-        "row = \"P R . B Q K N B R P\"",
-    );
+    let d = swapped_mobius(&root);
     let r = seams(&["spec", "check", p(&d), "--base", p(&d)]);
     let line = format!(
         "fingerprints (perft of each start to depth 3, against {}): 0 changed, 12 unchanged",
