@@ -158,12 +158,32 @@ fn diff_fields(
     }
 }
 
-/// A value as a reader sees it: a string without its quotes, anything
-/// else as compact JSON, cut to a line's length.
+/// A value as a reader sees it, cut to a line's length: a string without
+/// its quotes; a flat object (an audit line, say) as `field: value`
+/// pairs, lists of plain values joined by spaces; anything deeper as
+/// compact JSON.
 fn shown(v: &Value) -> String {
+    let plain = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| match i {
+                Value::String(s) => Some(s.clone()),
+                Value::Number(_) | Value::Bool(_) => Some(i.to_string()),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(|parts| parts.join(" ")),
+        Value::Number(_) | Value::Bool(_) | Value::Null => Some(v.to_string()),
+        Value::Object(_) => None,
+    };
     let text = match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::Object(m) => m
+            .iter()
+            .map(|(k, v)| plain(v).map(|p| format!("{k}: {p}")))
+            .collect::<Option<Vec<_>>>()
+            .map_or_else(|| v.to_string(), |pairs| pairs.join("; ")),
+        other => plain(other).unwrap_or_else(|| other.to_string()),
     };
     quote::excerpt(&text).into_owned()
 }
@@ -227,6 +247,14 @@ mod tests {
             ]
         );
         assert_eq!(d.changed_rows(), 3);
+        assert_eq!(
+            shown(&serde_json::json!({"mate": false, "moves": ["a1-a2", "h9-b3"]})),
+            "mate: false; moves: a1-a2 h9-b3"
+        );
+        assert_eq!(
+            shown(&serde_json::json!({"players": [{"dark": ["g1"]}]})),
+            r#"{"players":[{"dark":["g1"]}]}"#
+        );
         let same = diff_rows("boards", "board", &[], &base, &base);
         assert_eq!((same.unchanged, same.lines.len()), (3, 0));
     }
