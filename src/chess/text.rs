@@ -500,22 +500,17 @@ impl ChessRules {
             .iter()
             .any(|s| self.castle(pos.to_move, *s).is_some());
         match (t.as_str(), self.data.standard_fen) {
-            // A board without castling refuses every castling word the
-            // same way (NT-I6), before asking which side it names.
-            ("O-O" | "O-O-O" | "O-O-east" | "O-O-west", _) if !has_castling => {
-                return Err(aerr(
-                    IllegalReason::Castling,
-                    "this variant has no castling",
-                ));
-            }
             ("O-O-east", _) | ("O-O", true) => return self.castle_by_text(pos, Side::East),
             ("O-O-west", _) | ("O-O-O", true) => return self.castle_by_text(pos, Side::West),
-            ("O-O" | "O-O-O", false) => {
+            ("O-O" | "O-O-O", false) if has_castling => {
                 return Err(aerr(
                     IllegalReason::Ambiguous,
                     "on this board write O-O-east or O-O-west",
                 ));
             }
+            // Without castling no side is named or needed: castle_by_text
+            // refuses either side the same way (NT-I6).
+            ("O-O" | "O-O-O", false) => return self.castle_by_text(pos, Side::East),
             _ => {}
         }
         let (body, promotion) = match t.split_once('=') {

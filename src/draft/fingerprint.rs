@@ -31,10 +31,15 @@ pub fn fingerprint(v: &dyn Variant) -> Result<Fingerprint, VariantError> {
         position: None,
         moves: &[],
     };
-    let perft = (1..=FINGERPRINT_DEPTH)
-        .map(|d| v.perft(&at, d))
-        .collect::<Result<Vec<_>, _>>()?;
-    let divide = v.divide(&at, FINGERPRINT_DEPTH)?.into_iter().collect();
+    let divide: BTreeMap<String, u64> = v.divide(&at, FINGERPRINT_DEPTH)?.into_iter().collect();
+    // The divide already holds the first and last depths: one entry per
+    // first action, and the leaves below them summed. Only the depths in
+    // between are counted again.
+    let mut perft = vec![divide.len() as u64];
+    for d in 2..FINGERPRINT_DEPTH {
+        perft.push(v.perft(&at, d)?);
+    }
+    perft.push(divide.values().sum());
     Ok(Fingerprint {
         variant: v.name().to_string(),
         perft,
