@@ -262,7 +262,9 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
         // The revision's copy is only read; nothing of it is kept.
         let _ = std::fs::remove_dir_all(dir);
     }
-    let (draft, mut report) = checked?;
+    let seams::draft::Checked {
+        draft, mut report, ..
+    } = checked?;
     if let Some(rev) = &a.base_rev {
         report.base = format!("spec/ at {rev}");
     }

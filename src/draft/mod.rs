@@ -35,8 +35,8 @@ pub use fingerprint::{FINGERPRINT_DEPTH, Fingerprint, FingerprintChange, compare
 pub use load::{Draft, FamilyFiles};
 pub use mirror::{Released, check_into, write_into};
 pub use report::{
-    BoardRow, CheckReport, DEFAULT_AUDIT_PLIES, DesignRow, SolidRow, SymmetryRow, audit_rows,
-    board_rows, check, check_against, check_with, design_rows, solid_rows,
+    BoardRow, CheckReport, Checked, DEFAULT_AUDIT_PLIES, DesignRow, SolidRow, SymmetryRow,
+    audit_rows, board_rows, check, check_against, check_with, design_rows, solid_rows,
 };
 
 /// The errors of [`DraftError::Several`], one per line.

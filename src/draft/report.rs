@@ -293,17 +293,40 @@ pub fn check_with(
     corpus: &Corpus,
     audit_plies: u32,
 ) -> Result<(Draft, CheckReport), DraftError> {
-    check_against(dir, None, corpus, audit_plies)
+    let c = check_against(dir, None, corpus, audit_plies)?;
+    Ok((c.draft, c.report))
 }
 
-/// [`check_with`], with the fingerprints compared against the spec folder
-/// `base` instead of the built-in spec.
+/// A checked draft: the loaded draft, the base it was compared with
+/// (`None`: the built-in spec) and the report. The pictures of the HTML
+/// report draw positions of both.
+pub struct Checked {
+    pub draft: Draft,
+    pub base: Option<Draft>,
+    pub report: CheckReport,
+}
+
+impl Checked {
+    /// The base's variants: the base folder's, or the built-in ones.
+    pub fn base_variants(&self) -> Vec<&dyn Variant> {
+        match &self.base {
+            Some(b) => b.variant_refs(),
+            None => crate::registry::variants()
+                .iter()
+                .map(|v| v.as_ref())
+                .collect(),
+        }
+    }
+}
+
+/// [`check_with`], with the facts compared against the spec folder `base`
+/// instead of the built-in spec.
 pub fn check_against(
     dir: &Path,
     base: Option<&Path>,
     corpus: &Corpus,
     audit_plies: u32,
-) -> Result<(Draft, CheckReport), DraftError> {
+) -> Result<Checked, DraftError> {
     let draft = Draft::load(dir)?;
     let refs = draft.variant_refs();
     let facts = Facts::of(&draft.lib, &refs, audit_plies)?;
@@ -333,7 +356,11 @@ pub fn check_against(
         fingerprints: facts.fingerprints,
         corpus: run,
     };
-    Ok((draft, report))
+    Ok(Checked {
+        draft,
+        base: base_draft,
+        report,
+    })
 }
 
 /// Every derived fact of one spec, as `seams spec check` compares them.
