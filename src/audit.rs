@@ -29,7 +29,7 @@ use crate::rules::{Player, Rules};
 pub const MAX_PLIES: u32 = 4;
 
 /// A sequence of actions whose last one gives check.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 pub struct CheckLine {
     pub moves: Vec<String>,
     /// The check is checkmate (no legal reply). Such a line is a mate the
@@ -38,7 +38,7 @@ pub struct CheckLine {
 }
 
 /// A first action of the side to move that forces mate.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ForcedMate {
     /// The mating side's moves needed, this one included.
     pub mate_in: u32,
@@ -52,7 +52,7 @@ pub struct ForcedMate {
 }
 
 /// The full report.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Report {
     pub variant: String,
     pub rules: String,

@@ -16,7 +16,7 @@ use crate::topology::mesh::{OddCycle, odd_cycle};
 use crate::topology::{Board, CellId};
 
 /// The colour classes of a board (GEO-I2), as `seams spec check` shows them.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Colouring {
     /// An alternating colouring exists; `dark` is the class of the board's
@@ -65,14 +65,14 @@ impl Colouring {
 }
 
 /// Each player's initial bishops by colour class.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct BishopColours {
     pub colouring: Colouring,
     /// `[first player, second player]`; empty when there is no colouring.
     pub players: Vec<PlayerBishops>,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct PlayerBishops {
     pub owner: Player,
     pub dark: Vec<String>,
@@ -124,4 +124,61 @@ impl BishopColours {
             _ => None,
         }
     }
+}
+
+/// One per-player rule judged under the exchange Φ: the cells where the
+/// two players' sets are not each other's image. Both lists empty: the
+/// rule mirrors.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct MirrorCheck {
+    pub rule: String,
+    /// The first player's cells whose image under Φ the second player's
+    /// set lacks.
+    pub first_only: Vec<String>,
+    /// The second player's cells that are not the image of any of the
+    /// first player's.
+    pub second_only: Vec<String>,
+}
+
+impl MirrorCheck {
+    /// Whether the two players' cells are each other's image under Φ.
+    pub fn mirrors(&self) -> bool {
+        self.first_only.is_empty() && self.second_only.is_empty()
+    }
+}
+
+/// Judges each of `rules` under Φ (`phi`, indexed by cell) on `board`.
+pub fn mirror_checks(
+    board: &Board,
+    phi: &[CellId],
+    rules: &[crate::rules::design_facts::PlayerCells],
+) -> Vec<MirrorCheck> {
+    let image = |c: CellId| phi.get(c.index()).copied();
+    rules
+        .iter()
+        .map(|r| {
+            let [first, second] = &r.cells;
+            let names = |cells: Vec<CellId>| -> Vec<String> {
+                cells
+                    .into_iter()
+                    .map(|c| board.cell_name(c).to_string())
+                    .collect()
+            };
+            let first_only = first
+                .iter()
+                .copied()
+                .filter(|&c| image(c).is_none_or(|i| !second.contains(&i)))
+                .collect();
+            let second_only = second
+                .iter()
+                .copied()
+                .filter(|&c| !first.iter().any(|&f| image(f) == Some(c)))
+                .collect();
+            MirrorCheck {
+                rule: r.rule.clone(),
+                first_only: names(first_only),
+                second_only: names(second_only),
+            }
+        })
+        .collect()
 }

@@ -143,3 +143,86 @@ mod tests {
         check(&file, 5, "not UTF-8 text (bad byte at offset 0)");
     }
 }
+
+/// The 1-based line of `entry` in the TOML `text`: a dotted path with
+/// array indexes as the data errors name their fields (`promotion.first`,
+/// `setup.rows[2].pieces`, `setup[0]`). Where the path goes further than
+/// the file does (a missing key, an index past the end), the line of the
+/// deepest part that exists; `None` when not even the first key exists
+/// or the text is not TOML (its parse error names its own line).
+pub fn toml_line(text: &str, entry: &str) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    let doc = DeTable::parse(text).ok()?;
+    let mut found: Option<std::ops::Range<usize>> = None;
+    let mut here: &DeValue = &DeValue::Table(doc.get_ref().clone());
+    for part in path_parts(entry) {
+        let next = match (here, part) {
+            (DeValue::Table(t), Part::Key(k)) => t
+                .iter()
+                .find(|(key, _)| key.get_ref() == k)
+                .map(|(key, value)| (key.span(), value)),
+            (DeValue::Array(a), Part::Index(i)) => a.get(i).map(|v| (v.span(), v)),
+            _ => None,
+        };
+        let Some((span, value)) = next else { break };
+        found = Some(span);
+        here = value.get_ref();
+    }
+    let start = found?.start.min(text.len());
+    Some(text[..start].matches('\n').count() + 1)
+}
+
+/// One step of an entry path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// `setup.rows[2].pieces` as `setup`, `rows`, `[2]`, `pieces`. A part
+/// that is neither (such as `[x]`) ends the path.
+fn path_parts(entry: &str) -> Vec<Part<'_>> {
+    let mut out = Vec::new();
+    for dotted in entry.split('.') {
+        let (key, mut rest) = dotted.split_once('[').map_or((dotted, ""), |(k, r)| (k, r));
+        if !key.is_empty() {
+            out.push(Part::Key(key));
+        }
+        while !rest.is_empty() {
+            let Some((index, after)) = rest.split_once(']') else {
+                return out;
+            };
+            let Ok(i) = index.parse() else { return out };
+            out.push(Part::Index(i));
+            rest = after.strip_prefix('[').unwrap_or(after);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod toml_line_tests {
+    use super::toml_line;
+
+    const TEXT: &str = "variant = \"x\"\n\n[[setup.rows]]\npieces = \"LN\"\nfirst = \"1\"\n\n[[setup.rows]]\npieces = \"B.\"\n\n[promotion]\nfirst = [\"9-11\"]\n";
+
+    #[test]
+    fn entries_are_found_by_their_paths() {
+        for (entry, line) in [
+            ("variant", Some(1)),
+            ("setup.rows[0].pieces", Some(4)),
+            ("setup.rows[0].first", Some(5)),
+            ("setup.rows[1].pieces", Some(8)),
+            ("promotion.first", Some(11)),
+            ("promotion.first[0]", Some(11)),
+            // Past the end: the deepest part that exists.
+            ("setup.rows[7].pieces", Some(3)),
+            ("promotion.second", Some(10)),
+            ("dead-ranks.pawn", None),
+            ("toml", None),
+        ] {
+            assert_eq!(toml_line(TEXT, entry), line, "{entry}");
+        }
+        assert_eq!(toml_line("not = = toml", "not"), None);
+    }
+}

@@ -239,7 +239,32 @@ impl ChessRules {
             bishops,
             pawns: crate::rules::design_facts::PawnFacts::Paths { pawns },
             drops: crate::rules::design_facts::DropFacts::NoDrops,
+            mirrored: self.player_cells(),
+            phi: b.cells().map(|c| self.phi(c)).collect(),
         }
+    }
+
+    /// Where each player's pawns promote (SC-4.5), for each facing a pawn
+    /// can arrive with: the first player's facing up is Φ of the second
+    /// player's facing down. A promotion given by owner and rank can make
+    /// the two disagree.
+    fn player_cells(&self) -> Vec<crate::rules::design_facts::PlayerCells> {
+        let b = self.geo.board();
+        [Facing::Up, Facing::Down]
+            .into_iter()
+            .map(|f| {
+                let cells = [(Player::First, f), (Player::Second, f.reversed())]
+                    .map(|(p, f)| b.cells().filter(|&c| self.promotes(p, f, c)).collect());
+                crate::rules::design_facts::PlayerCells {
+                    rule: format!(
+                        "promotion zone (White's pawns facing {}, Black's facing {})",
+                        f.name(),
+                        f.reversed().name()
+                    ),
+                    cells,
+                }
+            })
+            .collect()
     }
 }
 

@@ -23,7 +23,7 @@ pub struct SchemaArgs {
 pub fn run(a: SchemaArgs) -> Result<ExitCode> {
     let dir = &a.dir;
     if a.write {
-        let names = schema::write(dir)
+        let names = schema::write(dir, &seams::draft::schemas())
             .with_context(|| format!("writing the schemas into {}", dir.display()))?;
         for n in names {
             outln!("wrote {}", dir.join(n).display());
@@ -31,7 +31,7 @@ pub fn run(a: SchemaArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if a.check {
-        let drift = schema::drift(dir);
+        let drift = schema::drift(dir, &seams::draft::schemas());
         if drift.is_empty() {
             outln!("the schemas in {} match the types", dir.display());
             return Ok(ExitCode::SUCCESS);
@@ -43,7 +43,7 @@ pub fn run(a: SchemaArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     }
-    let all: serde_json::Map<String, serde_json::Value> = schema::all()
+    let all: serde_json::Map<String, serde_json::Value> = seams::draft::schemas()
         .into_iter()
         .map(|(n, v)| (n.to_string(), v))
         .collect();

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use seams::conformance::Corpus;
-use seams::draft::{Accepted, CheckReport, CorpusRun, Released};
+use seams::draft::{Accepted, CheckReport, CorpusRun, LoadError, Released, Summary};
 
 use super::Rulebook;
 use super::out::{Align, Table};
@@ -256,18 +256,40 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
         }
     };
     let base = a.base.as_deref().or(from_rev.as_deref());
-    let checked = seams::draft::check_against(&a.dir, base, &corpus, a.plies)
-        .with_context(|| format!("loading the draft spec folder {}", a.dir.display()));
+    let checked = seams::draft::check_against(&a.dir, base, &corpus, a.plies);
     if let Some(dir) = &from_rev {
         // The revision's copy is only read; nothing of it is kept.
         let _ = std::fs::remove_dir_all(dir);
     }
+    let base_name = match (&a.base_rev, base) {
+        (Some(rev), _) => format!("spec/ at {rev}"),
+        (None, Some(dir)) => dir.display().to_string(),
+        (None, None) => "the built-in spec".to_string(),
+    };
     let seams::draft::Checked {
         draft, mut report, ..
-    } = checked?;
-    if let Some(rev) = &a.base_rev {
-        report.base = format!("spec/ at {rev}");
-    }
+    } = match checked {
+        Ok(c) => c,
+        // A draft that does not load is reported, not only refused: every
+        // error of every file, with its line, in the report's own format.
+        Err(e) => match e.load_errors() {
+            Some(errors) => {
+                let summary = Summary::of_load_errors(&errors);
+                if a.json {
+                    let doc = seams::draft::CheckJson::of_load_errors(&a.dir, &base_name, errors);
+                    outln!("{}", serde_json::to_string_pretty(&doc)?);
+                } else {
+                    print_load_errors(&summary, &a.dir, &base_name, &errors)?;
+                }
+                return Ok(ExitCode::from(2));
+            }
+            None => {
+                return Err(anyhow::Error::new(e)
+                    .context(format!("loading the draft spec folder {}", a.dir.display())));
+            }
+        },
+    };
+    report.base = base_name;
     let accepted = match (a.accept, &a.version, &a.corpus) {
         (true, Some(v), Some(cd)) => Some(
             seams::draft::accept(&draft, &report, cd, v)
@@ -283,15 +305,8 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
         _ => None,
     };
     if a.json {
-        let mut v = serde_json::to_value(&report)?;
-        v["design_findings"] = serde_json::to_value(report.design_findings())?;
-        if let Some(acc) = &accepted {
-            v["accepted"] = serde_json::to_value(acc)?;
-        }
-        if let Some(r) = &released {
-            v["released"] = serde_json::to_value(r)?;
-        }
-        outln!("{}", serde_json::to_string_pretty(&v)?);
+        let doc = seams::draft::CheckJson::of_report(&report, accepted.as_ref(), released.as_ref());
+        outln!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         print_report(&report, a.full)?;
         print_accepted(&report, accepted.as_ref(), released.as_ref())?;
@@ -304,8 +319,9 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
 fn print_report(report: &CheckReport, full: bool) -> Result<()> {
     // The summary first, so that a long report starts with what changed,
     // and again last, where a terminal leaves the reader.
-    outln!("{}", report.summary());
-    outln!("spec check: {}", report.spec);
+    let summary = report.summary();
+    outln!("{summary}");
+    outln!("spec check: {} against {}", report.spec, report.base);
     if full {
         super::spec_report::print_geometry_rows(report)?;
         outln!("initial positions under Φ:");
@@ -326,12 +342,28 @@ fn print_report(report: &CheckReport, full: bool) -> Result<()> {
         super::spec_report::print_audits(report)?;
     }
     super::spec_report::print_fact_changes(report)?;
-    if !full {
-        super::spec_report::print_findings(report)?;
-    }
     super::spec_report::print_fingerprints(report)?;
     print_changes(&report.corpus)?;
-    outln!("{}", report.summary());
+    super::spec_report::print_findings(report)?;
+    outln!("{summary}");
+    Ok(())
+}
+
+/// The report of a draft that does not load: every error of every file,
+/// between the summary lines.
+fn print_load_errors(
+    summary: &Summary,
+    spec: &Path,
+    base: &str,
+    errors: &[LoadError],
+) -> Result<()> {
+    outln!("{summary}");
+    outln!("spec check: {} against {base}", spec.display());
+    outln!("load errors:");
+    for e in errors {
+        outln!("  {e}");
+    }
+    outln!("{summary}");
     Ok(())
 }
 
@@ -408,6 +440,7 @@ fn print_accepted(
     Ok(())
 }
 
+/// The corpus run, with each changed case under the clauses it cites.
 fn print_changes(run: &CorpusRun) -> Result<()> {
     outln!(
         "corpus: {} cases checked, {} not applicable (rules range), {} unsupported, {} changed",
@@ -416,12 +449,20 @@ fn print_changes(run: &CorpusRun) -> Result<()> {
         run.unsupported,
         run.changes.len()
     );
+    let mut by_clauses: std::collections::BTreeMap<String, Vec<&seams::draft::Change>> =
+        std::collections::BTreeMap::new();
     for c in &run.changes {
-        outln!("  {}  [{}]", c.id, c.clauses.join(", "));
-        let one = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-        outln!("    {} → {}", one(&c.old), one(&c.new));
-        if !c.detail.is_empty() {
-            outln!("    {}", one(&c.detail));
+        by_clauses.entry(c.clauses.join(", ")).or_default().push(c);
+    }
+    let one = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (clauses, cases) in by_clauses {
+        outln!("  [{clauses}]");
+        for c in cases {
+            outln!("    {}", c.id);
+            outln!("      {} → {}", one(&c.old), one(&c.new));
+            if !c.detail.is_empty() {
+                outln!("      {}", one(&c.detail));
+            }
         }
     }
     Ok(())

@@ -125,11 +125,39 @@ pub fn print_design(report: &CheckReport) -> Result<()> {
         "drops where the piece can never move:",
         immobile_drops,
     )?;
-    print_findings(report)
+    per_variant(
+        report,
+        "promotion zones and drop restrictions under Φ:",
+        mirrored,
+    )?;
+    print_all_findings(report)
 }
 
-/// The design findings, counted, one per line.
-pub fn print_findings(report: &CheckReport) -> Result<()> {
+fn mirrored(d: &DesignRow) -> String {
+    if d.mirrored.is_empty() {
+        return "one side stated, the other derived by Φ".into();
+    }
+    let broken: Vec<&str> = d
+        .mirrored
+        .iter()
+        .filter(|m| !m.mirrors())
+        .map(|m| m.rule.as_str())
+        .collect();
+    if broken.is_empty() {
+        format!("all {} mirror", d.mirrored.len())
+    } else {
+        format!(
+            "{} of {} do NOT mirror: {}",
+            broken.len(),
+            d.mirrored.len(),
+            broken.join(", ")
+        )
+    }
+}
+
+/// Every design finding of the draft, counted, one per line (the full
+/// report's absolute table).
+fn print_all_findings(report: &CheckReport) -> Result<()> {
     let findings = report.design_findings();
     outln!("design findings: {}", findings.len());
     for f in &findings {
@@ -138,11 +166,29 @@ pub fn print_findings(report: &CheckReport) -> Result<()> {
     Ok(())
 }
 
+/// The findings against the base's: each new one and each gone one; the
+/// ones the base has too, counted.
+pub fn print_findings(report: &CheckReport) -> Result<()> {
+    let f = &report.findings;
+    outln!(
+        "findings: {} new, {} gone, {} as in the base",
+        f.new.len(),
+        f.gone.len(),
+        f.unchanged.len()
+    );
+    for line in &f.new {
+        outln!("  new: {line}");
+    }
+    for line in &f.gone {
+        outln!("  gone: {line}");
+    }
+    Ok(())
+}
+
 /// The derived facts that differ from the base's, kind by kind; a kind
 /// with no difference is one line.
 pub fn print_fact_changes(report: &CheckReport) -> Result<()> {
-    use seams::draft::FactLine;
-    outln!("changed facts (against {}):", report.base);
+    outln!("facts:");
     for d in &report.fact_changes {
         if d.lines.is_empty() {
             outln!("  {}: {} unchanged", d.kind, d.unchanged);
@@ -154,20 +200,90 @@ pub fn print_fact_changes(report: &CheckReport) -> Result<()> {
             d.changed_rows(),
             d.unchanged
         );
-        for l in &d.lines {
-            match l {
-                FactLine::Added { key } => outln!("    {key}: new"),
-                FactLine::Removed { key } => outln!("    {key}: gone"),
-                FactLine::Changed {
-                    key,
-                    field,
-                    old,
-                    new,
-                } => outln!("    {key}: {field}: {old} → {new}"),
-                FactLine::Gained { key, field, item } => outln!("    {key}: {field}: + {item}"),
-                FactLine::Lost { key, field, item } => outln!("    {key}: {field}: − {item}"),
+        let text: Vec<(String, String)> = d.lines.iter().map(fact_line).collect();
+        print_capped(&text)?;
+    }
+    Ok(())
+}
+
+/// The most lines of one list (the items one field gained, the actions
+/// one fingerprint changed) the text report shows; the rest are counted,
+/// and `--format json` or `--format html` list them all.
+const SHOWN_PER_LIST: usize = 8;
+
+/// One fact line as (the list it belongs to, its text). Items a list
+/// gained or lost belong to that field's list; every other line stands
+/// alone.
+fn fact_line(l: &seams::draft::FactLine) -> (String, String) {
+    use seams::draft::FactLine;
+    match l {
+        FactLine::Added { key } => (String::new(), format!("{key}: new")),
+        FactLine::Removed { key } => (String::new(), format!("{key}: gone")),
+        FactLine::Changed {
+            key,
+            field,
+            old,
+            new,
+        } => (
+            // The same field of the items of one list (each pawn's moves)
+            // is one list too.
+            if field.contains('[') {
+                format!("{key}: {}", unlabelled(field))
+            } else {
+                String::new()
+            },
+            format!("{key}: {field}: {old} → {new}"),
+        ),
+        FactLine::Gained { key, field, item } => (
+            format!("{key}: {field}: +"),
+            format!("{key}: {field}: + {item}"),
+        ),
+        FactLine::Lost { key, field, item } => (
+            format!("{key}: {field}: −"),
+            format!("{key}: {field}: − {item}"),
+        ),
+    }
+}
+
+/// A field path without its items' names: `pawns.pawns[…].moves`.
+fn unlabelled(field: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for ch in field.chars() {
+        match ch {
+            '[' => {
+                inside = true;
+                out.push_str("[…]");
             }
+            ']' => inside = false,
+            _ if !inside => out.push(ch),
+            _ => {}
         }
+    }
+    out
+}
+
+/// Lines under a heading, at most [`SHOWN_PER_LIST`] of each list in a
+/// row, the rest counted in one line.
+fn print_capped(lines: &[(String, String)]) -> Result<()> {
+    let mut i = 0;
+    while i < lines.len() {
+        let list = &lines[i].0;
+        let run = if list.is_empty() {
+            1
+        } else {
+            lines[i..].iter().take_while(|(l, _)| l == list).count()
+        };
+        for (_, text) in &lines[i..i + run.min(SHOWN_PER_LIST)] {
+            outln!("    {text}");
+        }
+        if run > SHOWN_PER_LIST {
+            outln!(
+                "    {list} … and {} more (--format json lists them all)",
+                run - SHOWN_PER_LIST
+            );
+        }
+        i += run;
     }
     Ok(())
 }
@@ -351,9 +467,18 @@ pub fn print_fingerprints(report: &CheckReport) -> Result<()> {
             counts(&c.perft.0),
             counts(&c.perft.1)
         );
-        for (action, old, new) in &c.divide {
-            outln!("    {action}: {} → {}", count(old), count(new));
-        }
+        let list = format!("{}: divide", c.variant);
+        let lines: Vec<(String, String)> = c
+            .divide
+            .iter()
+            .map(|(action, old, new)| {
+                (
+                    list.clone(),
+                    format!("{action}: {} → {}", count(old), count(new)),
+                )
+            })
+            .collect();
+        print_capped(&lines)?;
     }
     Ok(())
 }

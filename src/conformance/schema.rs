@@ -32,7 +32,8 @@ pub const SCHEMA_DIR: &str = "conformance/schema";
 
 const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
 
-fn with_id(mut schema: Value, file: &str, title: &str) -> Value {
+/// `schema` with its `$id` (under the published folder) and title.
+pub fn with_id(mut schema: Value, file: &str, title: &str) -> Value {
     if let Value::Object(map) = &mut schema {
         map.insert(
             "$id".into(),
@@ -322,9 +323,9 @@ pub fn text(schema: &Value) -> String {
 }
 
 /// The schema files under `dir` that are missing or differ from the types.
-pub fn drift(dir: &Path) -> Vec<String> {
-    all()
-        .into_iter()
+pub fn drift(dir: &Path, schemas: &[(&str, Value)]) -> Vec<String> {
+    schemas
+        .iter()
         .filter(|(name, schema)| {
             std::fs::read_to_string(dir.join(name)).ok().as_deref() != Some(text(schema).as_str())
         })
@@ -332,12 +333,12 @@ pub fn drift(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Writes every schema under `dir` (each atomically); returns the names.
-pub fn write(dir: &Path) -> std::io::Result<Vec<String>> {
+/// Writes `schemas` under `dir` (each atomically); returns the names.
+pub fn write(dir: &Path, schemas: &[(&str, Value)]) -> std::io::Result<Vec<String>> {
     std::fs::create_dir_all(dir)?;
     let mut out = Vec::new();
-    for (name, schema) in all() {
-        crate::files::write_atomically(&dir.join(name), &text(&schema))?;
+    for (name, schema) in schemas {
+        crate::files::write_atomically(&dir.join(name), &text(schema))?;
         out.push(name.to_string());
     }
     Ok(out)

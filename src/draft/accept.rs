@@ -16,7 +16,7 @@ use crate::spec::Library;
 use super::{Change, CheckReport, Draft, DraftError, run_corpus};
 
 /// What `--accept` wrote.
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Accepted {
     pub version: String,
     /// Family data files given the new `rules-version`.

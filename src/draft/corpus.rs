@@ -18,7 +18,7 @@ use crate::variant::Variant;
 use super::{Draft, DraftError};
 
 /// One corpus case whose expectation the spec does not reproduce.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Change {
     pub id: String,
     pub file: String,
@@ -33,7 +33,7 @@ pub struct Change {
 }
 
 /// The corpus run against a spec.
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct CorpusRun {
     pub checked: usize,
     pub not_applicable: usize,

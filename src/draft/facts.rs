@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::quote;
 
 /// One difference in one row.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(tag = "change", rename_all = "kebab-case")]
 pub enum FactLine {
     /// A row only the draft has.
@@ -45,7 +45,7 @@ pub enum FactLine {
 }
 
 /// The differences of one kind of fact, and how many rows did not change.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct FactDiff {
     pub kind: String,
     pub unchanged: usize,
@@ -123,39 +123,121 @@ fn diff_fields(
     draft: &serde_json::Map<String, Value>,
     out: &mut Vec<FactLine>,
 ) {
+    diff_objects(key, "", base, draft, out)
+}
+
+/// The fields of two objects compared, named below `path`.
+fn diff_objects(
+    key: &str,
+    path: &str,
+    base: &serde_json::Map<String, Value>,
+    draft: &serde_json::Map<String, Value>,
+    out: &mut Vec<FactLine>,
+) {
     let mut fields: Vec<&String> = base.keys().chain(draft.keys()).collect();
     fields.sort();
     fields.dedup();
     for field in fields {
-        let (b, d) = (base.get(field), draft.get(field));
-        if b == d {
-            continue;
-        }
-        match (b, d) {
-            (Some(Value::Array(b)), Some(Value::Array(d))) => {
-                for item in d.iter().filter(|i| !b.contains(i)) {
-                    out.push(FactLine::Gained {
-                        key: key.to_string(),
-                        field: field.clone(),
-                        item: shown(item),
-                    });
-                }
-                for item in b.iter().filter(|i| !d.contains(i)) {
-                    out.push(FactLine::Lost {
-                        key: key.to_string(),
-                        field: field.clone(),
-                        item: shown(item),
-                    });
+        let named = if path.is_empty() {
+            field.clone()
+        } else {
+            format!("{path}.{field}")
+        };
+        diff_values(key, &named, base.get(field), draft.get(field), out);
+    }
+}
+
+/// Two values of one field compared. Objects are compared field by field
+/// and lists of objects of one length item by item (their order is the
+/// rows' own, such as the pawns by cell), so that a change names the
+/// innermost field; a list of plain values gives one line of the items
+/// gained and one of the items lost; anything else is `old → new`.
+fn diff_values(
+    key: &str,
+    field: &str,
+    base: Option<&Value>,
+    draft: Option<&Value>,
+    out: &mut Vec<FactLine>,
+) {
+    if base == draft {
+        return;
+    }
+    let line = |make: fn(String, String, String) -> FactLine, items: Vec<&Value>| {
+        let text: Vec<String> = items.into_iter().map(shown).collect();
+        make(key.to_string(), field.to_string(), text.join(" "))
+    };
+    match (base, draft) {
+        (Some(Value::Object(b)), Some(Value::Object(d))) => diff_objects(key, field, b, d, out),
+        (Some(Value::Array(b)), Some(Value::Array(d)))
+            if let (Some(bl), Some(dl)) = (labelled(b), labelled(d)) =>
+        {
+            // Items that name themselves (a pawn by owner and cell, a rule
+            // by name) are compared with the same-named item.
+            for (label, bi) in &bl {
+                match dl.iter().find(|(l, _)| l == label) {
+                    Some((_, di)) => {
+                        let named = format!("{field}[{label}]");
+                        diff_values(key, &named, Some(bi), Some(di), out);
+                    }
+                    None => out.push(line(
+                        |key, field, item| FactLine::Lost { key, field, item },
+                        vec![bi],
+                    )),
                 }
             }
-            _ => out.push(FactLine::Changed {
-                key: key.to_string(),
-                field: field.clone(),
-                old: b.map_or("absent".into(), shown),
-                new: d.map_or("absent".into(), shown),
-            }),
+            for (label, di) in &dl {
+                if !bl.iter().any(|(l, _)| l == label) {
+                    out.push(line(
+                        |key, field, item| FactLine::Gained { key, field, item },
+                        vec![di],
+                    ));
+                }
+            }
         }
+        (Some(Value::Array(b)), Some(Value::Array(d))) => {
+            let gained: Vec<&Value> = d.iter().filter(|i| !b.contains(i)).collect();
+            let lost: Vec<&Value> = b.iter().filter(|i| !d.contains(i)).collect();
+            let plain = b.iter().chain(d).all(|v| !v.is_object() && !v.is_array());
+            let gain = |key, field, item| FactLine::Gained { key, field, item };
+            let lose = |key, field, item| FactLine::Lost { key, field, item };
+            if plain {
+                if !gained.is_empty() {
+                    out.push(line(gain, gained));
+                }
+                if !lost.is_empty() {
+                    out.push(line(lose, lost));
+                }
+            } else {
+                out.extend(gained.into_iter().map(|i| line(gain, vec![i])));
+                out.extend(lost.into_iter().map(|i| line(lose, vec![i])));
+            }
+        }
+        _ => out.push(FactLine::Changed {
+            key: key.to_string(),
+            field: field.to_string(),
+            old: base.map_or("absent".into(), shown),
+            new: draft.map_or("absent".into(), shown),
+        }),
     }
+}
+
+/// The items of a list of objects by what names them (their owner,
+/// piece, cell or rule: `second a8`, `promotion zone`), when every item
+/// has a name and no two share one.
+fn labelled(items: &[Value]) -> Option<Vec<(String, &Value)>> {
+    let mut out: Vec<(String, &Value)> = Vec::new();
+    for item in items {
+        let parts: Vec<&str> = ["owner", "piece", "cell", "rule"]
+            .iter()
+            .filter_map(|f| item.get(f).and_then(Value::as_str))
+            .collect();
+        let label = parts.join(" ");
+        if label.is_empty() || out.iter().any(|(l, _)| *l == label) {
+            return None;
+        }
+        out.push((label, item));
+    }
+    Some(out)
 }
 
 /// A value as a reader sees it, cut to a line's length: a string without
@@ -163,29 +245,36 @@ fn diff_fields(
 /// pairs, lists of plain values joined by spaces; anything deeper as
 /// compact JSON.
 fn shown(v: &Value) -> String {
-    let plain = |v: &Value| match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Array(items) => items
-            .iter()
-            .map(|i| match i {
-                Value::String(s) => Some(s.clone()),
-                Value::Number(_) | Value::Bool(_) => Some(i.to_string()),
-                _ => None,
-            })
-            .collect::<Option<Vec<_>>>()
-            .map(|parts| parts.join(" ")),
-        Value::Number(_) | Value::Bool(_) | Value::Null => Some(v.to_string()),
-        Value::Object(_) => None,
-    };
     let text = match v {
-        Value::Object(m) => m
+        Value::Object(m) if piece_on_cell(v).is_none() => m
             .iter()
-            .map(|(k, v)| plain(v).map(|p| format!("{k}: {p}")))
+            .map(|(k, v)| words(v).map(|p| format!("{k}: {p}")))
             .collect::<Option<Vec<_>>>()
             .map_or_else(|| v.to_string(), |pairs| pairs.join("; ")),
-        other => plain(other).unwrap_or_else(|| other.to_string()),
+        other => words(other).unwrap_or_else(|| other.to_string()),
     };
     quote::excerpt(&text).into_owned()
+}
+
+/// A plain value, a piece on a cell or a list of them in words; `None`
+/// for anything deeper.
+fn words(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(_) | Value::Bool(_) | Value::Null => Some(v.to_string()),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| if i.is_array() { None } else { words(i) })
+            .collect::<Option<Vec<_>>>()
+            .map(|parts| parts.join(" ")),
+        Value::Object(_) => piece_on_cell(v),
+    }
+}
+
+/// A piece on a cell, as the audit lines name one: `rb8`.
+fn piece_on_cell(v: &Value) -> Option<String> {
+    let (piece, cell) = (v.get("piece")?.as_str()?, v.get("cell")?.as_str()?);
+    Some(format!("{piece}{cell}"))
 }
 
 #[cfg(test)]

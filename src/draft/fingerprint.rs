@@ -16,7 +16,7 @@ pub const FINGERPRINT_DEPTH: u32 = 3;
 
 /// Perft of a start to [`FINGERPRINT_DEPTH`], with the divide at the last
 /// depth.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Fingerprint {
     pub variant: String,
     /// Perft at depths 1, 2, 3.
@@ -48,7 +48,7 @@ pub fn fingerprint(v: &dyn Variant) -> Result<Fingerprint, VariantError> {
 }
 
 /// How one variant's fingerprint changed from the base to the draft.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct FingerprintChange {
     pub variant: String,
     /// The base's perft, then the draft's (absent where the variant is new

@@ -188,3 +188,150 @@ fn builtin_family_files(family: &str) -> Vec<(String, String)> {
         _ => crate::kyoto::builtin_files(),
     }
 }
+
+/// One error of a draft that does not load, as `seams spec check` lists
+/// it: the file, the line of the entry where the file has it, the entry
+/// (a dotted field path such as `promotion.first`; empty when the error
+/// is about the file as a whole) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct LoadError {
+    pub file: String,
+    pub line: Option<usize>,
+    pub entry: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if !self.entry.is_empty() {
+            write!(f, ": {}", crate::quote::excerpt(&self.entry))?;
+        }
+        write!(f, ": {}", crate::quote::bounded(&self.message))
+    }
+}
+
+impl DraftError {
+    /// The load errors this error stands for, each with the line of its
+    /// entry; `None` when it is not about the draft's files (a usage
+    /// error, a base that cannot be read).
+    pub fn load_errors(&self) -> Option<Vec<LoadError>> {
+        let mut out = Vec::new();
+        self.collect_load_errors(&mut out)?;
+        for e in &mut out {
+            e.line = spec_file_text(&e.file)
+                .and_then(|text| crate::files::toml_line(&text, &e.entry))
+                .or_else(|| toml_error_line(&e.message));
+        }
+        Some(out)
+    }
+
+    fn collect_load_errors(&self, out: &mut Vec<LoadError>) -> Option<()> {
+        let mut push = |file: &str, entry: &str, message: String| {
+            out.push(LoadError {
+                file: file.to_string(),
+                line: None,
+                entry: entry.to_string(),
+                message,
+            })
+        };
+        match self {
+            DraftError::Spec(e) | DraftError::Chess(crate::chess::VariantError::Spec(e)) => {
+                let (file, entry, message) = spec_parts(e);
+                push(file, entry, message)
+            }
+            DraftError::Io { path, message } => push(path, "", message.clone()),
+            DraftError::Shogi(e) => push(&e.file, &e.field, e.message.clone()),
+            DraftError::Chess(crate::chess::VariantError::Data(e)) => {
+                push(&e.file, &e.field, e.message.clone())
+            }
+            DraftError::Chess(crate::chess::VariantError::Start { file, error }) => {
+                push(file, "setup", error.to_string())
+            }
+            DraftError::Tetra(e) => {
+                let (file, entry, message) = tetra_parts(e);
+                push(file, &entry, message)
+            }
+            DraftError::Kyoto(e) => push(&e.file, &e.entry, e.message.clone()),
+            DraftError::Several(all) => {
+                for e in all {
+                    e.collect_load_errors(out)?;
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+/// A board library error as (file, entry, message).
+fn spec_parts(e: &crate::spec::SpecError) -> (&str, &str, String) {
+    use crate::spec::SpecError as E;
+    match e {
+        E::Board(b) => (&b.file, &b.entry, b.message.clone()),
+        E::Io { path, message } => (path, "", message.clone()),
+        E::Duplicate { path, name, other } => (
+            path,
+            "name",
+            format!("board '{name}' is defined twice (also in {other})"),
+        ),
+        E::UnknownBoard { .. } => ("", "board", e.to_string()),
+    }
+}
+
+/// A tetrahedral data error as (file, entry, message).
+fn tetra_parts(e: &crate::tetra::DataError) -> (&str, String, String) {
+    use crate::tetra::DataError as E;
+    match e {
+        E::Parse { file, message } => (file, String::new(), message.clone()),
+        E::UnknownBoard { file, board } => (
+            file,
+            "board".into(),
+            format!("'{board}' is not a tetrahedral board of the spec library"),
+        ),
+        E::Piece {
+            file,
+            kind,
+            message,
+        } => (file, format!("pieces.{kind}"), message.clone()),
+        E::Cell {
+            file,
+            kind,
+            cell,
+            message,
+        } => (
+            file,
+            format!("pieces.{kind}.cells"),
+            format!("'{cell}': {message}"),
+        ),
+        E::Field {
+            file,
+            field,
+            message,
+        } => (file, field.clone(), message.clone()),
+    }
+}
+
+/// The text of a spec file named as the loaders name it: a path on disk,
+/// or the label of a built-in file (`spec/chess/chess-klein.toml`, used
+/// where the draft has no folder of its own for the family).
+fn spec_file_text(label: &str) -> Option<String> {
+    if let Ok(text) = crate::files::read_text(Path::new(label), crate::files::MAX_SPEC_FILE_BYTES) {
+        return Some(text);
+    }
+    let folder = label.strip_prefix("spec/")?.split('/').next()?;
+    crate::spec::embedded_files(folder)
+        .into_iter()
+        .find(|(l, _)| l == label)
+        .map(|(_, t)| t)
+}
+
+/// The line a TOML parse error names (`TOML parse error at line 3, …`).
+fn toml_error_line(message: &str) -> Option<usize> {
+    let rest = message.split("at line ").nth(1)?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}

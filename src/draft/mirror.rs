@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::{Draft, DraftError, FAMILIES};
 
 /// What [`write_into`] changed in the target spec folder.
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Released {
     pub into: String,
     /// Files written (new or changed).

@@ -20,6 +20,7 @@ mod base_rev;
 mod corpus;
 mod facts;
 mod fingerprint;
+mod json;
 mod load;
 mod mirror;
 mod report;
@@ -32,11 +33,13 @@ pub use base_rev::spec_at_rev;
 pub use corpus::{Change, CorpusRun, gate, run_corpus};
 pub use facts::{FactDiff, FactLine, diff_rows};
 pub use fingerprint::{FINGERPRINT_DEPTH, Fingerprint, FingerprintChange, compare, fingerprint};
-pub use load::{Draft, FamilyFiles};
+pub use json::{Changes, CheckJson, SCHEMA_FILE, Tables, schemas};
+pub use load::{Draft, FamilyFiles, LoadError};
 pub use mirror::{Released, check_into, write_into};
 pub use report::{
-    BoardRow, CheckReport, Checked, DEFAULT_AUDIT_PLIES, DesignRow, SolidRow, SymmetryRow,
-    audit_rows, board_rows, check, check_against, check_with, design_rows, solid_rows,
+    BoardRow, CheckReport, Checked, DEFAULT_AUDIT_PLIES, DesignRow, Findings, SolidRow, Summary,
+    SymmetryRow, audit_rows, board_rows, check, check_against, check_with, design_rows, findings,
+    solid_rows,
 };
 
 /// The errors of [`DraftError::Several`], one per line.
@@ -83,6 +86,9 @@ pub enum DraftError {
         current: String,
         new: String,
     },
+    /// The base could not be loaded: its errors are not the draft's.
+    #[error("the base spec {dir}: {error}")]
+    Base { dir: String, error: Box<DraftError> },
     #[error("--base-rev {rev}: {message}")]
     BaseRev { rev: String, message: String },
     #[error("{variant}: the fingerprint (perft of the start) cannot be counted: {message}")]

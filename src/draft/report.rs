@@ -17,7 +17,7 @@ use crate::variant::Variant;
 use super::{CorpusRun, Draft, DraftError, run_corpus};
 
 /// The derived geometry of one board, as `seams spec check` shows it.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct BoardRow {
     pub board: String,
     pub faces: usize,
@@ -32,7 +32,7 @@ pub struct BoardRow {
 }
 
 /// The derived facts of one tetrahedral board (GEO-8.5).
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct SolidRow {
     pub board: String,
     pub shape: String,
@@ -42,7 +42,7 @@ pub struct SolidRow {
 }
 
 /// The designer facts of one variant's setup and drop rules.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct DesignRow {
     pub variant: String,
     /// The players' names as the family's rules give them, for the
@@ -55,6 +55,8 @@ pub struct DesignRow {
     pub pawns: crate::rules::design_facts::PawnFacts,
     /// Drops onto cells where the piece could never move.
     pub drops: crate::rules::design_facts::DropFacts,
+    /// The players' promotion zones and drop restrictions judged under Φ.
+    pub mirrored: Vec<crate::design::MirrorCheck>,
 }
 
 impl DesignRow {
@@ -78,7 +80,7 @@ impl DesignRow {
 }
 
 /// Whether a variant's initial position is exchange-symmetric.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct SymmetryRow {
     pub variant: String,
     pub rules: String,
@@ -108,67 +110,30 @@ pub struct CheckReport {
     pub fingerprint_changes: Vec<super::FingerprintChange>,
     /// The facts above compared with the base's, one entry per kind.
     pub fact_changes: Vec<super::FactDiff>,
+    /// The design findings, new, gone and unchanged against the base's.
+    pub findings: Findings,
     pub corpus: CorpusRun,
 }
 
 impl CheckReport {
-    /// Whether some player's bishops are unbalanced on a colourable board,
-    /// some initial pawn cannot reach promotion, or some drop lands where
-    /// the piece can never move, as one line per finding.
+    /// Every design finding of the draft, as one line each (see
+    /// [`findings`]); [`CheckReport::findings`] sorts them against the base.
     pub fn design_findings(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for d in &self.design {
-            for p in &d.bishops.players {
-                if !p.balanced {
-                    out.push(format!(
-                        "{}: {} bishops not colour-balanced ({} dark, {} light)",
-                        d.variant,
-                        d.players[p.owner.index()],
-                        p.dark.len(),
-                        p.light.len()
-                    ));
-                }
-            }
-            for p in d.stuck_pawns() {
-                out.push(format!(
-                    "{}: the {} pawn on {} has no forward path to promotion",
-                    d.variant,
-                    d.players[p.owner.index()],
-                    p.cell
-                ));
-            }
-            let n = d.immobile_drops().len();
-            if n > 0 {
-                out.push(format!(
-                    "{}: {n} drops land where the piece can never move",
-                    d.variant
-                ));
-            }
-        }
-        out
+        findings(&self.design, &self.variants)
     }
 
-    /// The report's first and last line: what changed, counted.
-    pub fn summary(&self) -> String {
-        let n =
-            |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
-        let facts: usize = self.fact_changes.iter().map(|d| d.changed_rows()).sum();
-        format!(
-            "summary: {}, {}, {} (of {}), {}",
-            n(self.corpus.changes.len(), "changed case", "changed cases"),
-            n(facts, "changed fact row", "changed fact rows"),
-            n(
-                self.fingerprint_changes.len(),
-                "changed fingerprint",
-                "changed fingerprints"
-            ),
-            self.fingerprints.len(),
-            n(
-                self.design_findings().len(),
-                "design finding",
-                "design findings"
-            ),
-        )
+    /// What changed, counted: the report's first and last line.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            load_errors: 0,
+            files_with_load_errors: 0,
+            changed_cases: self.corpus.changes.len(),
+            changed_fact_rows: self.fact_changes.iter().map(|d| d.changed_rows()).sum(),
+            changed_fingerprints: self.fingerprint_changes.len(),
+            fingerprints: self.fingerprints.len(),
+            new_findings: self.findings.new.len(),
+            gone_findings: self.findings.gone.len(),
+        }
     }
 
     /// Whether every variant whose family can say is exchange-symmetric.
@@ -176,6 +141,186 @@ impl CheckReport {
         self.variants
             .iter()
             .all(|v| v.exchange_symmetric != Some(false))
+    }
+}
+
+/// The findings a designer acts on, one line each: a setup that is not
+/// its own image under Φ, a per-player rule (promotion zone, drop
+/// restriction) whose two players' cells do not mirror under Φ, bishops
+/// not colour-balanced on a colourable board, an initial pawn with no
+/// path to promotion, and drops onto cells where the piece can never move.
+pub fn findings(design: &[DesignRow], variants: &[SymmetryRow]) -> Vec<String> {
+    let mut out = Vec::new();
+    for v in variants {
+        if v.exchange_symmetric == Some(false) {
+            out.push(format!(
+                "{}: the two players' setups do not mirror under Φ (the start is not \
+                 exchange-symmetric)",
+                v.variant
+            ));
+        }
+    }
+    for d in design {
+        for m in d.mirrored.iter().filter(|m| !m.mirrors()) {
+            out.push(mirror_finding(d, m));
+        }
+        for p in &d.bishops.players {
+            if !p.balanced {
+                out.push(format!(
+                    "{}: {} bishops not colour-balanced ({} dark, {} light)",
+                    d.variant,
+                    d.players[p.owner.index()],
+                    p.dark.len(),
+                    p.light.len()
+                ));
+            }
+        }
+        for p in d.stuck_pawns() {
+            out.push(format!(
+                "{}: the {} pawn on {} has no forward path to promotion",
+                d.variant,
+                d.players[p.owner.index()],
+                p.cell
+            ));
+        }
+        let n = d.immobile_drops().len();
+        if n > 0 {
+            out.push(format!(
+                "{}: {n} drops land where the piece can never move",
+                d.variant
+            ));
+        }
+    }
+    out
+}
+
+/// `shogi-mobius: promotion zone does not mirror under Φ: …`, naming a
+/// few of the cells on each side.
+fn mirror_finding(d: &DesignRow, m: &crate::design::MirrorCheck) -> String {
+    let [first, second] = d.players;
+    let few = |cells: &[String]| {
+        const SHOWN: usize = 6;
+        let mut s = cells
+            .iter()
+            .take(SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if cells.len() > SHOWN {
+            s.push_str(&format!(" … ({} in all)", cells.len()));
+        }
+        s
+    };
+    let mut parts = Vec::new();
+    if !m.first_only.is_empty() {
+        parts.push(format!(
+            "Φ takes {first}'s {} outside {second}'s",
+            few(&m.first_only)
+        ));
+    }
+    if !m.second_only.is_empty() {
+        parts.push(format!(
+            "{second}'s {} are not Φ of {first}'s",
+            few(&m.second_only)
+        ));
+    }
+    format!(
+        "{}: {} does not mirror under Φ: {}",
+        d.variant,
+        m.rule,
+        parts.join("; ")
+    )
+}
+
+/// The draft's findings sorted against the base's: the new ones, the ones
+/// that disappeared, and how many both have.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct Findings {
+    pub new: Vec<String>,
+    pub gone: Vec<String>,
+    pub unchanged: Vec<String>,
+}
+
+impl Findings {
+    fn sort(base: Vec<String>, draft: Vec<String>) -> Findings {
+        let mut f = Findings::default();
+        for line in &draft {
+            if base.contains(line) {
+                f.unchanged.push(line.clone());
+            } else {
+                f.new.push(line.clone());
+            }
+        }
+        f.gone = base.into_iter().filter(|l| !draft.contains(l)).collect();
+        f
+    }
+}
+
+/// The counts a report starts and ends with.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct Summary {
+    /// Errors that keep the draft from loading; when there are any,
+    /// nothing else is compared and every other count is 0.
+    pub load_errors: usize,
+    pub files_with_load_errors: usize,
+    pub changed_cases: usize,
+    /// Rows of derived facts (boards, symmetry, designer rows, audits)
+    /// that differ from the base's.
+    pub changed_fact_rows: usize,
+    pub changed_fingerprints: usize,
+    /// How many fingerprints were compared (one per variant).
+    pub fingerprints: usize,
+    pub new_findings: usize,
+    pub gone_findings: usize,
+}
+
+impl Summary {
+    /// The counts of a draft that does not load.
+    pub fn of_load_errors(errors: &[super::LoadError]) -> Summary {
+        let files: std::collections::BTreeSet<&str> =
+            errors.iter().map(|e| e.file.as_str()).collect();
+        Summary {
+            load_errors: errors.len(),
+            files_with_load_errors: files.len(),
+            ..Summary::default()
+        }
+    }
+
+    /// Whether nothing differs from the base.
+    pub fn no_changes(&self) -> bool {
+        *self
+            == Summary {
+                fingerprints: self.fingerprints,
+                ..Summary::default()
+            }
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = |k: usize, one: &str| format!("{k} {one}{}", if k == 1 { "" } else { "s" });
+        if self.load_errors > 0 {
+            return write!(
+                f,
+                "summary: {} in {}; the draft must load before anything is compared",
+                n(self.load_errors, "load error"),
+                n(self.files_with_load_errors, "file"),
+            );
+        }
+        let counts = format!(
+            "0 load errors, {}, {}, {} (of {}), {}, {}",
+            n(self.changed_cases, "changed case"),
+            n(self.changed_fact_rows, "changed fact row"),
+            n(self.changed_fingerprints, "changed fingerprint"),
+            self.fingerprints,
+            n(self.new_findings, "new finding"),
+            n(self.gone_findings, "gone finding"),
+        );
+        if self.no_changes() {
+            write!(f, "summary: no changes ({counts})")
+        } else {
+            write!(f, "summary: {counts}")
+        }
     }
 }
 
@@ -229,6 +374,9 @@ pub fn design_rows(lib: &Library, variants: &[&dyn Variant]) -> Vec<DesignRow> {
                 variant: v.name().to_string(),
                 players: [v.player_name(Player::First), v.player_name(Player::Second)],
                 bishops: crate::design::BishopColours::new(board, &facts.bishops),
+                mirrored: board.map_or_else(Vec::new, |b| {
+                    crate::design::mirror_checks(b, &facts.phi, &facts.mirrored)
+                }),
                 pawns: facts.pawns,
                 drops: facts.drops,
             })
@@ -332,7 +480,14 @@ pub fn check_against(
     let facts = Facts::of(&draft.lib, &refs, audit_plies)?;
     let run = run_corpus(&draft.lib, &refs, corpus);
     // The base's facts, computed the same way.
-    let base_draft = base.map(Draft::load).transpose()?;
+    let base_draft = base
+        .map(|dir| {
+            Draft::load(dir).map_err(|error| DraftError::Base {
+                dir: dir.display().to_string(),
+                error: Box::new(error),
+            })
+        })
+        .transpose()?;
     let base_facts = match &base_draft {
         None => {
             let builtin: Vec<&dyn Variant> = crate::registry::variants()
@@ -347,6 +502,10 @@ pub fn check_against(
         spec: dir.display().to_string(),
         base: base.map_or("the built-in spec".into(), |b| b.display().to_string()),
         fact_changes: base_facts.diff(&facts),
+        findings: Findings::sort(
+            findings(&base_facts.design, &base_facts.variants),
+            findings(&facts.design, &facts.variants),
+        ),
         fingerprint_changes: super::compare(&base_facts.fingerprints, &facts.fingerprints),
         boards: facts.boards,
         solids: facts.solids,

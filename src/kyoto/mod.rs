@@ -137,6 +137,10 @@ impl KyotoRules {
                 rule: "KY-5.2".into(),
                 immobile,
             },
+            // The data states one side only and derives the other by Φ,
+            // so no edit can make the two disagree.
+            mirrored: Vec::new(),
+            phi: Vec::new(),
         }
     }
 }

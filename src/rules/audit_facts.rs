@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::Player;
 
 /// One piece on one cell, as the family writes it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Placed {
     pub cell: String,
     /// The piece in the family's position-text letters (upper case for the
@@ -21,7 +21,7 @@ pub struct Placed {
 }
 
 /// Whose piece stands in between.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ShieldKind {
     /// The shield belongs to the king's owner: it is pinned.
@@ -33,7 +33,7 @@ pub enum ShieldKind {
 
 /// A line from a king through exactly one piece to an enemy slider that
 /// moves along it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Shield {
     pub kind: ShieldKind,
     pub king: Placed,
@@ -47,7 +47,7 @@ pub struct Shield {
 }
 
 /// A piece that an enemy piece could capture (or, for a king, attacks).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Attacked {
     pub target: Placed,
     /// The attacking pieces, sorted by cell.

@@ -23,10 +23,27 @@ pub struct Facts {
     pub bishops: Vec<(Player, CellId)>,
     pub pawns: PawnFacts,
     pub drops: DropFacts,
+    /// Rules each player has over cells (promotion zones, where drops are
+    /// allowed), which the exchange Φ should carry from the first player's
+    /// cells onto the second's. Empty where the family's data states one
+    /// side only and derives the other (tetrahedral shogi, Kyoto).
+    pub mirrored: Vec<PlayerCells>,
+    /// Φ on cells, indexed by cell; empty when `mirrored` is.
+    pub phi: Vec<CellId>,
+}
+
+/// One rule each player has over cells, as the cells it covers for each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerCells {
+    /// What the rule is, in the family's words (`promotion zone`, `drops
+    /// of L`).
+    pub rule: String,
+    /// The cells it covers for the first and for the second player.
+    pub cells: [Vec<CellId>; 2],
 }
 
 /// Forward paths of the initial pawns.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum PawnFacts {
     /// The family has no promotion target for pawns; `reason` cites the rule.
@@ -37,7 +54,7 @@ pub enum PawnFacts {
 
 /// One initial pawn and the fewest of its own non-capturing moves that
 /// bring it to a promotion target on the otherwise empty board.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct PawnPath {
     pub owner: Player,
     pub cell: String,
@@ -46,7 +63,7 @@ pub struct PawnPath {
 }
 
 /// Drops onto cells the dropped piece could never leave.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum DropFacts {
     /// The family has no drops.
@@ -60,7 +77,7 @@ pub enum DropFacts {
     },
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord, schemars::JsonSchema)]
 pub struct ImmobileDrop {
     pub owner: Player,
     /// The piece (or face) dropped, in the family's letters.

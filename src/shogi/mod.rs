@@ -452,7 +452,32 @@ impl ShogiRules {
                 rule: "SS-6.4".into(),
                 immobile,
             },
+            mirrored: self.player_cells(),
+            phi: b.cells().map(|c| self.phi_cell(c)).collect(),
         }
+    }
+
+    /// Each player's promotion band (SS-5.1) and, per piece in hand, the
+    /// cells a drop is allowed on by the dead ranks (SS-6.4) read with the
+    /// player's drop facing. The data states both players' bands and both
+    /// facings' dead ranks, so an edit can make them disagree under Φ.
+    fn player_cells(&self) -> Vec<crate::rules::design_facts::PlayerCells> {
+        use crate::rules::design_facts::PlayerCells;
+        let b = self.geo.board();
+        let both = |of: &dyn Fn(Player, CellId) -> bool| {
+            [Player::First, Player::Second].map(|p| b.cells().filter(|&c| of(p, c)).collect())
+        };
+        let mut out = vec![PlayerCells {
+            rule: "promotion zone".into(),
+            cells: both(&|p, c| self.in_band(p, c)),
+        }];
+        for kind in Kind::HAND {
+            out.push(PlayerCells {
+                rule: format!("drops of {}", kind.letter()),
+                cells: both(&|p, c| !self.is_dead(kind, self.drop_facing(p), c)),
+            });
+        }
+        out
     }
 }
 

@@ -202,6 +202,10 @@ impl TetraRules {
                 rule: "TS-5.2".into(),
                 immobile,
             },
+            // The data states one side only and derives the other by Φ,
+            // so no edit can make the two disagree.
+            mirrored: Vec::new(),
+            phi: Vec::new(),
         }
     }
 }

@@ -78,7 +78,7 @@ fn the_unedited_spec_changes_nothing_and_passes_the_gate() {
     let r = seams(&["spec", "check", p(&d)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     // The summary is the first line and the last.
-    let summary = "summary: 0 changed cases, 0 changed fact rows, 0 changed fingerprints (of 12), 2 design findings";
+    let summary = "summary: no changes (0 load errors, 0 changed cases, 0 changed fact rows, 0 changed fingerprints (of 12), 0 new findings, 0 gone findings)";
     assert_eq!(r.stdout.lines().next(), Some(summary), "{}", r.stdout);
     assert_eq!(r.stdout.lines().last(), Some(summary), "{}", r.stdout);
     assert!(r.stdout.contains("0 changed"), "{}", r.stdout);
@@ -100,17 +100,21 @@ fn klein_height_14_draft_is_reported_gated_and_accepted() {
         "height = 14",
     );
     let r = seams(&["spec", "check", p(&d)]);
-    assert_eq!(r.code, 2, "{}", r.stdout);
-    // Every data file the edit breaks is named in this one run (#32):
-    // shogi's and chess's Klein files both.
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    // Every data file the edit breaks is named in this one run (#32),
+    // with the line of each entry: shogi's and chess's Klein files both.
+    let first = r.stdout.lines().next().unwrap_or_default();
     assert!(
-        r.stderr.contains("2 data files cannot be loaded")
-            && r.stderr.contains("shogi-klein.toml: promotion.first")
-            && r.stderr.contains("the board has 14 ranks")
-            && r.stderr
-                .contains("chess-klein.toml: promotion.first: rank 15 is outside 1–14"),
+        first.ends_with("in 2 files; the draft must load before anything is compared"),
+        "{first}"
+    );
+    assert!(
+        r.stdout
+            .contains("shogi-klein.toml:26: promotion.first: '13-15': the board has 14 ranks")
+            && r.stdout
+                .contains("chess-klein.toml:27: promotion.first: rank 15 is outside 1–14"),
         "{}",
-        r.stderr
+        r.stdout
     );
     edit(
         &d.join("boards/klein-9x18.toml"),
@@ -172,7 +176,7 @@ fn klein_height_14_draft_is_reported_gated_and_accepted() {
     assert_eq!(r.code, 1);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(
-        v["corpus"]["changes"].as_array().unwrap().len(),
+        v["changes"]["corpus"]["changes"].as_array().unwrap().len(),
         report.corpus.changes.len()
     );
 
@@ -311,7 +315,11 @@ fn load_errors_name_file_and_entry() {
     assert!(msg.contains("mobius-9x11.toml: width:"), "{msg}");
     let r = seams(&["spec", "check", p(&d)]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("mobius-9x11.toml"), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("mobius-9x11.toml:6: width:"),
+        "{}",
+        r.stdout
+    );
     let r = seams(&["--spec", p(&d), "spec", "gate"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("mobius-9x11.toml"), "{}", r.stderr);
@@ -341,7 +349,7 @@ fn load_errors_name_file_and_entry() {
     assert!(err.to_string().contains("shogi-genus2.toml"), "{err}");
     let r = seams(&["spec", "check", p(&d)]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("shogi-genus2.toml"), "{}", r.stderr);
+    assert!(r.stdout.contains("shogi-genus2.toml"), "{}", r.stdout);
 
     let err = Draft::load(&root.join("no-such-folder")).err().unwrap();
     assert!(matches!(err, DraftError::Io { .. }), "{err:?}");
@@ -673,9 +681,9 @@ fn unbalanced_bishops_stuck_pawns_and_immobile_drops_are_reported() {
     );
     let r = seams(&["spec", "check", p(&d), "--json"]);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    let findings_json = v["design_findings"].as_array().unwrap();
+    let findings_json = v["tables"]["design_findings"].as_array().unwrap();
     assert_eq!(findings_json.len(), findings.len());
-    let mobius_json = v["design"]
+    let mobius_json = v["tables"]["design"]
         .as_array()
         .unwrap()
         .iter()
@@ -683,8 +691,8 @@ fn unbalanced_bishops_stuck_pawns_and_immobile_drops_are_reported() {
         .unwrap();
     assert_eq!(mobius_json["bishops"]["colouring"]["kind"], "exists");
     assert_eq!(mobius_json["bishops"]["players"][0]["balanced"], false);
-    assert_eq!(v["solids"][0]["cells"], 165);
-    assert_eq!(v["audits"].as_array().unwrap().len(), 12);
+    assert_eq!(v["tables"]["solids"][0]["cells"], 165);
+    assert_eq!(v["tables"]["audits"].as_array().unwrap().len(), 12);
     std::fs::remove_dir_all(root).unwrap();
 }
 
@@ -758,7 +766,7 @@ fn audit_plies_are_a_flag_and_checked() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert!(
-        v["audits"]
+        v["tables"]["audits"]
             .as_array()
             .unwrap()
             .iter()
@@ -917,7 +925,7 @@ fn a_swapped_setup_shows_in_the_fingerprint() {
         "  chess-mobius: perft 25 630 18710 → 31 929 31284",
         "    a1-a2: 707 → 1025",
         // Only what differs is listed; the rest is counted.
-        "changed facts (against the built-in spec):",
+        "facts:",
         "  boards: 8 unchanged",
         "  bishop colours, pawn paths and drops: 1 changed, 11 unchanged",
         "  opening audits: 1 changed, 11 unchanged",
