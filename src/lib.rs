@@ -4,7 +4,7 @@
 //! The modules form layers, each using only those below it (ARCHITECTURE.md
 //! has the table, which `tests/it/tidy.rs` holds against the imports):
 //!
-//! - support: [`quote`], [`names`], [`files`];
+//! - support: [`quote`], [`names`], [`files`], [`checks`];
 //! - boards: [`topology`], [`geometry`], [`movement`], and [`spec`], the
 //!   rules data of `spec/` as a library of boards;
 //! - [`rules`]: the `Rules` trait every family implements, games, and the
@@ -22,6 +22,7 @@
 //!   of outside input; [`serve`]: the web app.
 
 pub mod audit;
+pub mod checks;
 pub mod chess;
 pub mod conformance;
 pub mod design;

@@ -20,13 +20,15 @@
 //! ```
 //!
 //! [`read`] checks the table against the names a variant has and returns
-//! the values, or a [`ValueError`] naming the field; each family wraps it in
-//! its own data error, which adds the file. A present table lists every
-//! kind and promoted form (a forgotten entry is a mistake, not a default);
-//! the royal kind may be left out and is then worth nothing.
+//! the values, or a [`ValueError`] naming the field ([`read_all`]: one for
+//! each mistaken entry); each family wraps it in its own data error, which
+//! adds the file. A present table lists every kind and promoted form (a
+//! forgotten entry is a mistake, not a default); the royal kind may be
+//! left out and is then worth nothing.
 
 use std::collections::BTreeMap;
 
+use crate::checks::{self, Checks};
 use crate::quote;
 
 /// The largest value a piece may have. Far above any real piece, it keeps
@@ -92,44 +94,73 @@ impl Values {
 }
 
 /// Reads the `[values]` table of a data file (`None`: the file has none)
-/// against the names of its variant.
+/// against the names of its variant: the first error of [`read_all`].
 pub fn read(table: Option<&toml::Value>, names: &Names) -> Result<Values, ValueError> {
+    checks::first(read_all(table, names))
+}
+
+/// As [`read`], with every mistaken entry of the table: each unknown or
+/// unreadable value and each missing kind, base table first, then
+/// `[values.promoted]`.
+pub fn read_all(table: Option<&toml::Value>, names: &Names) -> Result<Values, Vec<ValueError>> {
     let Some(table) = table else {
         return Ok(Values::uniform(names));
     };
-    let fail = |field: String, message: String| ValueError { field, message };
     let table = table.as_table().ok_or_else(|| {
-        fail(
+        vec![fail(
             "values".into(),
             format!("must be a table of piece values, not {}", table.type_str()),
-        )
+        )]
     })?;
+    let mut checks = Checks::new();
     let mut values = Values::default();
     for (key, value) in table {
         if key == "promoted" {
             continue;
         }
-        let field = format!("values.{}", quote::excerpt(key));
-        if !names.kinds.contains(&key.as_str()) {
-            return Err(fail(field, unknown(key, names.kinds)));
+        if let Some(v) = checks.take(entry(key, value, "values", names.kinds, || {
+            unknown(key, names.kinds)
+        })) {
+            values.base.insert(key.clone(), v);
         }
-        values
-            .base
-            .insert(key.clone(), number(value).map_err(|m| fail(field, m))?);
     }
+    // Missing means absent from the file: an entry with an unreadable
+    // value was reported above.
     for &kind in names.kinds {
-        if !values.base.contains_key(kind) {
-            if kind != names.royal {
-                return Err(fail(
-                    format!("values.{kind}"),
-                    "missing: list every kind, or leave the [values] table out".into(),
-                ));
-            }
+        if table.contains_key(kind) {
+            continue;
+        }
+        if kind == names.royal {
             values.base.insert(kind.to_string(), 0);
+        } else {
+            checks.push(fail(
+                format!("values.{kind}"),
+                "missing: list every kind, or leave the [values] table out".into(),
+            ));
         }
     }
-    read_promoted(table.get("promoted"), names, &mut values)?;
-    Ok(values)
+    checks.take_all(read_promoted(table.get("promoted"), names, &mut values));
+    checks.finish(values)
+}
+
+fn fail(field: String, message: String) -> ValueError {
+    ValueError { field, message }
+}
+
+/// One entry of a table: its key is among `known` (else the message of
+/// `unknown`), its value a valid number.
+fn entry(
+    key: &str,
+    value: &toml::Value,
+    table: &str,
+    known: &[&str],
+    unknown: impl FnOnce() -> String,
+) -> Result<i32, ValueError> {
+    let field = format!("{table}.{}", quote::excerpt(key));
+    if !known.contains(&key) {
+        return Err(fail(field, unknown()));
+    }
+    number(value).map_err(|m| fail(field, m))
 }
 
 /// The `[values.promoted]` sub-table into `values.promoted`.
@@ -137,49 +168,49 @@ fn read_promoted(
     sub: Option<&toml::Value>,
     names: &Names,
     values: &mut Values,
-) -> Result<(), ValueError> {
-    let fail = |field: String, message: String| ValueError { field, message };
+) -> Result<(), Vec<ValueError>> {
     let empty = toml::Table::new();
     let sub = match sub {
         None => &empty,
         Some(v) => v.as_table().ok_or_else(|| {
-            fail(
+            vec![fail(
                 "values.promoted".into(),
                 format!(
                     "must be a table of promoted forms' values, not {}",
                     v.type_str()
                 ),
-            )
+            )]
         })?,
     };
+    let mut checks = Checks::new();
     for (key, value) in sub {
-        let field = format!("values.promoted.{}", quote::excerpt(key));
-        if !names.promoted.contains(&key.as_str()) {
-            let message = if names.promoted.is_empty() {
+        let unknown = || {
+            if names.promoted.is_empty() {
                 format!(
                     "'{}': no kind of this variant promotes",
                     quote::excerpt(key)
                 )
             } else {
                 unknown(key, names.promoted)
-            };
-            return Err(fail(field, message));
+            }
+        };
+        if let Some(v) = checks.take(entry(
+            key,
+            value,
+            "values.promoted",
+            names.promoted,
+            unknown,
+        )) {
+            values.promoted.insert(key.clone(), v);
         }
-        values
-            .promoted
-            .insert(key.clone(), number(value).map_err(|m| fail(field, m))?);
     }
-    if let Some(kind) = names
-        .promoted
-        .iter()
-        .find(|k| !values.promoted.contains_key(**k))
-    {
-        return Err(fail(
+    for kind in names.promoted.iter().filter(|k| !sub.contains_key(**k)) {
+        checks.push(fail(
             format!("values.promoted.{kind}"),
             "missing: every kind that promotes needs the value of its promoted form".into(),
         ));
     }
-    Ok(())
+    checks.finish(())
 }
 
 fn unknown(key: &str, known: &[&str]) -> String {

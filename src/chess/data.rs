@@ -4,12 +4,16 @@
 //! rank diagrams (Black is the exchange image, SC-6.1), the promotion rule
 //! and pieces, the castling geometry (Möbius and the flat control only), and
 //! the automatic-draw thresholds. [`VariantFile`] is the serde form;
-//! [`VariantData::resolve`] checks it against the board and turns every
-//! coordinate into a [`CellId`]. Every rejection names the file and field.
+//! [`VariantData::resolve_all`] checks it against the board and turns every
+//! coordinate into a [`CellId`], section by section: a section that loops
+//! over entries (rows, promotion pieces, castlings) checks each on its own,
+//! so that one run names every broken entry. Every rejection names the
+//! file and field.
 
 use serde::{Deserialize, Serialize};
 
 use super::pieces::{Kind, Piece};
+use crate::checks::Checks;
 use crate::geometry::Geometry;
 use crate::movement::Facing;
 use crate::rules::Player;
@@ -212,233 +216,381 @@ impl VariantFile {
 }
 
 impl VariantData {
-    /// Checks a variant file against its board's geometry.
+    /// Checks a variant file against its board's geometry: the first error
+    /// of [`VariantData::resolve_all`].
     pub fn resolve(file: &str, vf: &VariantFile, geo: &Geometry) -> Result<VariantData, DataError> {
-        let board = geo.board();
+        crate::checks::first(VariantData::resolve_all(file, vf, geo))
+    }
+
+    /// Checks a variant file against its board's geometry, naming every
+    /// independent mistake in the order of the sections: the exchange,
+    /// each setup row's rank and row, White's king, each promotion piece,
+    /// each promotion rank, each castling, each ending threshold and each
+    /// `[values]` entry.
+    pub fn resolve_all(
+        file: &str,
+        vf: &VariantFile,
+        geo: &Geometry,
+    ) -> Result<VariantData, Vec<DataError>> {
+        let mut checks = Checks::new();
+        match VariantData::check(file, vf, Some(geo), &mut checks) {
+            Some(data) => Ok(data),
+            None => Err(checks.into_errors()),
+        }
+    }
+
+    /// The sections of [`VariantData::resolve_all`], their errors kept in
+    /// `checks`: the data when every section passed. Without a geometry
+    /// (the board is unknown) only the sections that do not read the board
+    /// are checked, and there is no data.
+    pub(super) fn check(
+        file: &str,
+        vf: &VariantFile,
+        geo: Option<&Geometry>,
+        checks: &mut Checks<DataError>,
+    ) -> Option<VariantData> {
         let err = |field: String, message: String| DataError {
             file: file.to_string(),
             field,
             message,
         };
-        if vf.exchange == ExchangeMap::SwapChartsHalfTurn && board.chart_count() != 2 {
-            return Err(err(
-                "exchange".into(),
-                "swap-charts-half-turn needs a board with two charts".into(),
+        let board = geo.map(Geometry::board);
+        let exchange = board.and_then(|b| {
+            checks.take(exchange(vf.exchange, b).map_err(|m| err("exchange".into(), m)))
+        });
+        let white_setup = board.and_then(|b| checks.take_all(white_setup(&err, &vf.setup, b)));
+        let promotion_pieces = checks.take_all(promotion_pieces(&err, &vf.promotion.pieces));
+        let promotion = board.and_then(|b| checks.take_all(promotion(&err, &vf.promotion, b)));
+        let castling = match (&vf.castling, board) {
+            (None, _) => Some(None),
+            (Some(c), Some(b)) => checks
+                .take_all(castling(&err, c, b, white_setup.as_deref()))
+                .map(Some),
+            (Some(_), None) => None,
+        };
+        let endings = checks.take_all(endings(&err, &vf.endings));
+        let values = checks.take_all(read_values(vf.values.as_ref()).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|e| err(e.field, e.message))
+                .collect()
+        }));
+        match (
+            exchange,
+            white_setup,
+            promotion_pieces,
+            promotion,
+            castling,
+            endings,
+            values,
+        ) {
+            (
+                Some(()),
+                Some(white_setup),
+                Some(promotion_pieces),
+                Some(promotion),
+                Some(castling),
+                Some((repetition, move_rule_halfmoves)),
+                Some(values),
+            ) => Some(VariantData {
+                variant: vf.variant.clone(),
+                board: vf.board.clone(),
+                rules_version: vf.rules_version.clone(),
+                exchange: vf.exchange,
+                standard_fen: vf.standard_fen,
+                white_setup,
+                promotion,
+                promotion_pieces,
+                castling,
+                repetition,
+                move_rule_halfmoves,
+                values,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// A data error of one file: its field and message.
+type Fail<'a> = dyn Fn(String, String) -> DataError + 'a;
+
+/// The exchange map needs the charts it swaps.
+fn exchange(map: ExchangeMap, board: &Board) -> Result<(), String> {
+    if map == ExchangeMap::SwapChartsHalfTurn && board.chart_count() != 2 {
+        return Err("swap-charts-half-turn needs a board with two charts".into());
+    }
+    Ok(())
+}
+
+/// White's setup: each row's rank and its pieces are checked on their
+/// own; then, with every row read, that White has one king.
+fn white_setup(
+    err: &Fail,
+    rows: &[SetupRow],
+    board: &Board,
+) -> Result<Vec<(CellId, Piece)>, Vec<DataError>> {
+    let mut checks = Checks::new();
+    let mut white_setup = Vec::new();
+    let mut seen_ranks = std::collections::HashSet::new();
+    for (i, row) in rows.iter().enumerate() {
+        let field = format!("setup[{i}]");
+        let rank = checks.take(
+            parse_rank(board, &row.rank)
+                .and_then(|r| {
+                    if seen_ranks.insert(r) {
+                        Ok(r)
+                    } else {
+                        Err(format!("rank {} is listed twice", row.rank))
+                    }
+                })
+                .map_err(|m| err(format!("{field}.rank"), m)),
+        );
+        let kinds =
+            checks.take(row_kinds(&row.row, board).map_err(|m| err(format!("{field}.row"), m)));
+        let (Some((chart, y)), Some(kinds)) = (rank, kinds) else {
+            continue;
+        };
+        for (x, kind) in kinds {
+            let cell = board.cell(Square { chart, x, y });
+            white_setup.push((
+                cell,
+                Piece::of(Player::First, kind, Facing::Up, kind == Kind::Pawn),
             ));
         }
-        let mut white_setup = Vec::new();
-        let mut seen_ranks = std::collections::HashSet::new();
-        for (i, row) in vf.setup.iter().enumerate() {
-            let field = format!("setup[{i}]");
-            let (chart, y) =
-                parse_rank(board, &row.rank).map_err(|m| err(format!("{field}.rank"), m))?;
-            if !seen_ranks.insert((chart, y)) {
-                return Err(err(
-                    format!("{field}.rank"),
-                    format!("rank {} is listed twice", row.rank),
-                ));
-            }
-            let tokens: Vec<&str> = row.row.split_whitespace().collect();
-            if tokens.len() != board.width() as usize {
-                return Err(err(
-                    format!("{field}.row"),
-                    format!(
-                        "{} tokens, but the board has {} files",
-                        tokens.len(),
-                        board.width()
-                    ),
-                ));
-            }
-            for (x, t) in tokens.iter().enumerate() {
-                if *t == "." {
-                    continue;
-                }
-                let kind = match t.chars().collect::<Vec<_>>().as_slice() {
-                    [c] if c.is_ascii_uppercase() => Kind::from_letter(*c),
-                    _ => None,
-                }
-                .ok_or_else(|| {
-                    err(
-                        format!("{field}.row"),
-                        format!(
-                            "'{t}' at file {} is not one of . K Q R B N P",
-                            Board::file_letter(x as u8)
-                        ),
-                    )
-                })?;
-                let cell = board.cell(Square {
-                    chart,
-                    x: x as u8,
-                    y,
-                });
-                white_setup.push((
-                    cell,
-                    Piece::of(Player::First, kind, Facing::Up, kind == Kind::Pawn),
-                ));
-            }
-        }
+    }
+    // A row that was not read may hold the king.
+    if checks.passed() {
         let kings = white_setup
             .iter()
             .filter(|(_, p)| p.kind == Kind::King)
             .count();
         if kings != 1 {
-            return Err(err(
+            checks.push(err(
                 "setup".into(),
                 format!("White needs exactly one king, found {kings}"),
             ));
         }
-        let mut promotion_pieces = Vec::new();
-        for (i, p) in vf.promotion.pieces.iter().enumerate() {
-            let kind = match p.as_str() {
-                "Q" => Kind::Queen,
-                "R" => Kind::Rook,
-                "B" => Kind::Bishop,
-                "N" => Kind::Knight,
-                other => {
-                    return Err(err(
-                        format!("promotion.pieces[{i}]"),
-                        format!("'{other}' is not one of Q R B N"),
-                    ));
-                }
-            };
-            if promotion_pieces.contains(&kind) {
-                return Err(err(
-                    format!("promotion.pieces[{i}]"),
-                    format!("'{p}' is listed twice"),
-                ));
+    }
+    checks.finish(white_setup)
+}
+
+/// The pieces of one setup row by file index, empty cells left out.
+fn row_kinds(row: &str, board: &Board) -> Result<Vec<(u8, Kind)>, String> {
+    let tokens: Vec<&str> = row.split_whitespace().collect();
+    if tokens.len() != board.width() as usize {
+        return Err(format!(
+            "{} tokens, but the board has {} files",
+            tokens.len(),
+            board.width()
+        ));
+    }
+    let mut kinds = Vec::new();
+    for (x, t) in tokens.iter().enumerate() {
+        if *t == "." {
+            continue;
+        }
+        let kind = match t.chars().collect::<Vec<_>>().as_slice() {
+            [c] if c.is_ascii_uppercase() => Kind::from_letter(*c),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            format!(
+                "'{t}' at file {} is not one of . K Q R B N P",
+                Board::file_letter(x as u8)
+            )
+        })?;
+        kinds.push((x as u8, kind));
+    }
+    Ok(kinds)
+}
+
+/// The promotion choices: each entry is checked on its own.
+fn promotion_pieces(err: &Fail, pieces: &[String]) -> Result<Vec<Kind>, Vec<DataError>> {
+    if pieces.is_empty() {
+        return Err(vec![err(
+            "promotion.pieces".into(),
+            "at least one choice is needed".into(),
+        )]);
+    }
+    let mut checks = Checks::new();
+    let mut kinds = Vec::new();
+    for (i, p) in pieces.iter().enumerate() {
+        let kind = match p.as_str() {
+            "Q" => Ok(Kind::Queen),
+            "R" => Ok(Kind::Rook),
+            "B" => Ok(Kind::Bishop),
+            "N" => Ok(Kind::Knight),
+            other => Err(format!("'{other}' is not one of Q R B N")),
+        }
+        .and_then(|kind| {
+            if kinds.contains(&kind) {
+                Err(format!("'{p}' is listed twice"))
+            } else {
+                Ok(kind)
             }
-            promotion_pieces.push(kind);
+        });
+        if let Some(kind) = checks.take(kind.map_err(|m| err(format!("promotion.pieces[{i}]"), m)))
+        {
+            kinds.push(kind);
         }
-        if promotion_pieces.is_empty() {
-            return Err(err(
-                "promotion.pieces".into(),
-                "at least one choice is needed".into(),
-            ));
-        }
-        let promotion = match vf.promotion.rule {
-            PromotionRule::FacingLastRank => Promotion::FacingLastRank,
-            PromotionRule::OwnerRanks => {
-                let get = |name: &str, v: &Option<String>| -> Result<(u8, u8), DataError> {
-                    let text = v.as_ref().ok_or_else(|| {
-                        err(
-                            format!("promotion.{name}"),
-                            "owner-ranks needs this rank".into(),
-                        )
-                    })?;
-                    parse_rank(board, text).map_err(|m| err(format!("promotion.{name}"), m))
-                };
-                Promotion::OwnerRanks([
-                    get("first", &vf.promotion.first)?,
-                    get("second", &vf.promotion.second)?,
-                ])
-            }
-        };
-        let castling = match &vf.castling {
-            None => None,
-            Some(c) => {
-                let one = |name: &str, cf: &CastleFile| -> Result<CastleSpec, DataError> {
-                    let cell = |f: &str, t: &str| {
-                        board
-                            .parse_cell(t)
-                            .map_err(|e| err(format!("castling.{name}.{f}"), e.to_string()))
-                    };
-                    let spec = CastleSpec {
-                        king: cell("king", &cf.king)?,
-                        king_to: cell("king-to", &cf.king_to)?,
-                        transit: cell("transit", &cf.transit)?,
-                        rook: cell("rook", &cf.rook)?,
-                        rook_to: cell("rook-to", &cf.rook_to)?,
-                        between: vec![],
-                    };
-                    let (k, r) = (board.square(spec.king), board.square(spec.rook));
-                    if (k.chart, k.y) != (r.chart, r.y) || k.x == r.x {
-                        return Err(err(
-                            format!("castling.{name}"),
-                            "king and rook must stand on one drawn rank, on different files".into(),
-                        ));
-                    }
-                    let (lo, hi) = (k.x.min(r.x), k.x.max(r.x));
-                    let between: Vec<CellId> = (lo + 1..hi)
-                        .map(|x| {
-                            board.cell(Square {
-                                chart: k.chart,
-                                x,
-                                y: k.y,
-                            })
-                        })
-                        .collect();
-                    for (f, c) in [
-                        ("king-to", spec.king_to),
-                        ("rook-to", spec.rook_to),
-                        ("transit", spec.transit),
-                    ] {
-                        if !between.contains(&c) && c != spec.king && c != spec.rook {
-                            return Err(err(
-                                format!("castling.{name}.{f}"),
-                                "must lie on the segment between king and rook".into(),
-                            ));
-                        }
-                    }
-                    let has = |c: CellId, kind: Kind| {
-                        white_setup.iter().any(|(x, p)| *x == c && p.kind == kind)
-                    };
-                    if !has(spec.king, Kind::King) {
-                        return Err(err(
-                            format!("castling.{name}.king"),
-                            "the setup has no king there".into(),
-                        ));
-                    }
-                    if !has(spec.rook, Kind::Rook) {
-                        return Err(err(
-                            format!("castling.{name}.rook"),
-                            "the setup has no rook there".into(),
-                        ));
-                    }
-                    Ok(CastleSpec { between, ..spec })
-                };
-                let east = one("east", &c.east)?;
-                let west = one("west", &c.west)?;
-                if east.king != west.king {
-                    return Err(err(
-                        "castling".into(),
-                        "east and west name different kings".into(),
-                    ));
-                }
-                Some([east, west])
-            }
-        };
-        if vf.endings.repetition < 2 {
-            return Err(err(
-                "endings.repetition".into(),
-                "must be at least 2".into(),
-            ));
-        }
-        if vf.endings.move_rule_halfmoves == 0 {
-            return Err(err(
-                "endings.move-rule-halfmoves".into(),
-                "must be positive".into(),
-            ));
-        }
-        let values = read_values(vf.values.as_ref()).map_err(|e| err(e.field, e.message))?;
-        Ok(VariantData {
-            variant: vf.variant.clone(),
-            board: vf.board.clone(),
-            rules_version: vf.rules_version.clone(),
-            exchange: vf.exchange,
-            standard_fen: vf.standard_fen,
-            white_setup,
-            promotion,
-            promotion_pieces,
-            castling,
-            repetition: vf.endings.repetition,
-            move_rule_halfmoves: vf.endings.move_rule_halfmoves,
-            values,
-        })
+    }
+    checks.finish(kinds)
+}
+
+/// Where pawns promote: for `owner-ranks`, each player's rank is checked on
+/// its own.
+fn promotion(
+    err: &Fail,
+    promotion: &PromotionFile,
+    board: &Board,
+) -> Result<Promotion, Vec<DataError>> {
+    if promotion.rule == PromotionRule::FacingLastRank {
+        return Ok(Promotion::FacingLastRank);
+    }
+    let rank = |name: &str, v: &Option<String>| -> Result<(u8, u8), DataError> {
+        let text = v.as_ref().ok_or_else(|| {
+            err(
+                format!("promotion.{name}"),
+                "owner-ranks needs this rank".into(),
+            )
+        })?;
+        parse_rank(board, text).map_err(|m| err(format!("promotion.{name}"), m))
+    };
+    let mut checks = Checks::new();
+    let first = checks.take(rank("first", &promotion.first));
+    let second = checks.take(rank("second", &promotion.second));
+    match (first, second) {
+        (Some(first), Some(second)) => Ok(Promotion::OwnerRanks([first, second])),
+        _ => Err(checks.into_errors()),
     }
 }
 
+/// White's two castlings, each checked on its own, then that they name one
+/// king. Without White's setup (a setup row failed) the king and rook
+/// cells are not looked up in it.
+fn castling(
+    err: &Fail,
+    c: &CastlingFile,
+    board: &Board,
+    white_setup: Option<&[(CellId, Piece)]>,
+) -> Result<[CastleSpec; 2], Vec<DataError>> {
+    let mut checks = Checks::new();
+    let east = checks.take_all(castle(err, "east", &c.east, board, white_setup));
+    let west = checks.take_all(castle(err, "west", &c.west, board, white_setup));
+    let (Some(east), Some(west)) = (east, west) else {
+        return Err(checks.into_errors());
+    };
+    if east.king != west.king {
+        return Err(vec![err(
+            "castling".into(),
+            "east and west name different kings".into(),
+        )]);
+    }
+    Ok([east, west])
+}
+
+/// One castling: each cell named, then the drawn rank they stand on, then
+/// the setup's king and rook.
+fn castle(
+    err: &Fail,
+    name: &str,
+    cf: &CastleFile,
+    board: &Board,
+    white_setup: Option<&[(CellId, Piece)]>,
+) -> Result<CastleSpec, Vec<DataError>> {
+    let mut checks = Checks::new();
+    let mut cell = |f: &str, t: &str| {
+        checks.take(
+            board
+                .parse_cell(t)
+                .map_err(|e| err(format!("castling.{name}.{f}"), e.to_string())),
+        )
+    };
+    let cells = (
+        cell("king", &cf.king),
+        cell("king-to", &cf.king_to),
+        cell("transit", &cf.transit),
+        cell("rook", &cf.rook),
+        cell("rook-to", &cf.rook_to),
+    );
+    let (Some(king), Some(king_to), Some(transit), Some(rook), Some(rook_to)) = cells else {
+        return Err(checks.into_errors());
+    };
+    let (k, r) = (board.square(king), board.square(rook));
+    if (k.chart, k.y) != (r.chart, r.y) || k.x == r.x {
+        return Err(vec![err(
+            format!("castling.{name}"),
+            "king and rook must stand on one drawn rank, on different files".into(),
+        )]);
+    }
+    let (lo, hi) = (k.x.min(r.x), k.x.max(r.x));
+    let between: Vec<CellId> = (lo + 1..hi)
+        .map(|x| {
+            board.cell(Square {
+                chart: k.chart,
+                x,
+                y: k.y,
+            })
+        })
+        .collect();
+    for (f, c) in [
+        ("king-to", king_to),
+        ("rook-to", rook_to),
+        ("transit", transit),
+    ] {
+        if !between.contains(&c) && c != king && c != rook {
+            checks.push(err(
+                format!("castling.{name}.{f}"),
+                "must lie on the segment between king and rook".into(),
+            ));
+        }
+    }
+    if let Some(setup) = white_setup {
+        let has = |c: CellId, kind: Kind| setup.iter().any(|(x, p)| *x == c && p.kind == kind);
+        if !has(king, Kind::King) {
+            checks.push(err(
+                format!("castling.{name}.king"),
+                "the setup has no king there".into(),
+            ));
+        }
+        if !has(rook, Kind::Rook) {
+            checks.push(err(
+                format!("castling.{name}.rook"),
+                "the setup has no rook there".into(),
+            ));
+        }
+    }
+    checks.finish(CastleSpec {
+        king,
+        king_to,
+        transit,
+        rook,
+        rook_to,
+        between,
+    })
+}
+
+/// The automatic-draw thresholds: (repetition, move-rule halfmoves), each
+/// checked on its own.
+fn endings(err: &Fail, endings: &EndingsFile) -> Result<(u32, u32), Vec<DataError>> {
+    let mut checks = Checks::new();
+    if endings.repetition < 2 {
+        checks.push(err(
+            "endings.repetition".into(),
+            "must be at least 2".into(),
+        ));
+    }
+    if endings.move_rule_halfmoves == 0 {
+        checks.push(err(
+            "endings.move-rule-halfmoves".into(),
+            "must be positive".into(),
+        ));
+    }
+    checks.finish((endings.repetition, endings.move_rule_halfmoves))
+}
+
 /// The `[values]` table, keyed by the letters the setup rows use.
-fn read_values(table: Option<&toml::Value>) -> Result<[i32; 6], crate::values::ValueError> {
+fn read_values(table: Option<&toml::Value>) -> Result<[i32; 6], Vec<crate::values::ValueError>> {
     let letters: Vec<String> = Kind::ALL.iter().map(|k| k.letter().to_string()).collect();
     let kinds: Vec<&str> = letters.iter().map(String::as_str).collect();
     let names = crate::values::Names {
@@ -446,6 +598,6 @@ fn read_values(table: Option<&toml::Value>) -> Result<[i32; 6], crate::values::V
         royal: "K",
         promoted: &[],
     };
-    let read = crate::values::read(table, &names)?;
+    let read = crate::values::read_all(table, &names)?;
     Ok(Kind::ALL.map(|k| read.of(&k.letter().to_string(), false)))
 }

@@ -37,6 +37,7 @@ pub use movegen::{Action, Special};
 pub use pieces::{Kind, Piece, Side};
 pub use position::{CastlingRights, Position, Setup, SetupError, Trace};
 
+use crate::checks::Checks;
 use crate::geometry::Geometry;
 use crate::movement::Facing;
 use crate::rules::{ActionError, GameResult, History, Key, Player, PositionError, Rules};
@@ -75,22 +76,45 @@ pub enum VariantError {
 }
 
 impl ChessRules {
-    /// Builds a variant from its data file and the board library.
+    /// Builds a variant from its data file and the board library: the
+    /// first error of [`ChessRules::load`].
     pub fn from_file(
         file: &str,
         text: &str,
         library: &Library,
     ) -> Result<ChessRules, VariantError> {
-        let vf = VariantFile::parse(file, text)?;
+        crate::checks::first(ChessRules::load(file, text, library))
+    }
+
+    /// Builds a variant from its data file and the board library, or names
+    /// every independent mistake of the file in the order the sections are
+    /// checked: the board, then the sections of
+    /// [`VariantData::resolve_all`], and last the start position.
+    ///
+    /// A file that is not valid TOML of the schema stops at once; without
+    /// its board, only the sections that do not read it are checked. The
+    /// start position is judged by the variant the sections build, so only
+    /// once all of them passed.
+    pub fn load(
+        file: &str,
+        text: &str,
+        library: &Library,
+    ) -> Result<ChessRules, Vec<VariantError>> {
+        let vf = VariantFile::parse(file, text).map_err(|e| vec![e.into()])?;
+        let mut checks = Checks::new();
         // Named by file and field like every other data error: a typo in
         // `board` is a mistake in this file, not in the library.
-        let geo = library.geometry(&vf.board).map_err(|e| DataError {
+        let geo = checks.take(library.geometry(&vf.board).map_err(|e| DataError {
             file: file.to_string(),
             field: "board".into(),
             message: e.to_string(),
-        })?;
-        let data = VariantData::resolve(file, &vf, geo)?;
-        ChessRules::new(file, data, geo.clone())
+        }));
+        let data = VariantData::check(file, &vf, geo, &mut checks);
+        let (Some(geo), Some(data)) = (geo, data) else {
+            let errors = checks.into_errors();
+            return Err(errors.into_iter().map(VariantError::from).collect());
+        };
+        ChessRules::new(file, data, geo.clone()).map_err(|e| vec![e])
     }
 
     fn new(file: &str, data: VariantData, geo: Geometry) -> Result<ChessRules, VariantError> {

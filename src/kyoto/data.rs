@@ -3,11 +3,15 @@
 //! serde form and its validation into a [`KyotoRules`]. Apart from the
 //! rules because reading a file happens once, when a variant is built, and
 //! every rejection names the file and the entry; no rule reads the TOML.
+//! Each entry is checked on its own, so that one run names every broken
+//! entry.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use crate::checks::Checks;
+use crate::geometry::Geometry;
 use crate::spec::Library;
 
 use super::KyotoRules;
@@ -60,70 +64,54 @@ pub struct DataError {
 }
 
 impl KyotoRules {
-    /// Builds a variant from its data file and the boards of `lib`.
+    /// Builds a variant from its data file and the boards of `lib`: the
+    /// first error of [`KyotoRules::load`].
     pub fn from_toml(file: &str, text: &str, lib: &Library) -> Result<KyotoRules, DataError> {
+        crate::checks::first(KyotoRules::load(file, text, lib))
+    }
+
+    /// Builds a variant from its data file and the boards of `lib`, or
+    /// names every independent mistake of the file in the order the
+    /// entries are checked: the board, the setup, each face's flip, the
+    /// repetition count and each `[values]` entry. Only a file that is not
+    /// valid TOML of the schema stops at once: no other entry reads the
+    /// board, whose size is the family's.
+    pub fn load(file: &str, text: &str, lib: &Library) -> Result<KyotoRules, Vec<DataError>> {
         let fail = |entry: &str, message: String| DataError {
             file: file.to_string(),
             entry: entry.to_string(),
             message,
         };
         let data: VariantFile =
-            toml::from_str(text).map_err(|e| fail("document", e.message().to_string()))?;
-        let geo = lib
-            .geometry(&data.board)
-            .map_err(|e| fail("board", e.to_string()))?
-            .clone();
-        let b = geo.board();
-        if b.chart_count() != 1 || b.width() as usize != SIZE || b.height() as usize != SIZE {
-            return Err(fail(
-                "board",
-                format!("'{}' is not a single {SIZE}×{SIZE} chart", data.board),
-            ));
-        }
-        let setup: [Face; SIZE] = data.setup.clone().try_into().map_err(|_| {
-            fail(
-                "setup",
-                format!("{} faces; the first rank has {SIZE}", data.setup.len()),
-            )
-        })?;
-        if setup.iter().filter(|f| **f == Face::King).count() != 1 {
-            return Err(fail(
-                "setup",
-                "the first rank needs exactly one king".into(),
-            ));
-        }
+            toml::from_str(text).map_err(|e| vec![fail("document", e.message().to_string())])?;
+        let mut checks = Checks::new();
+        let geo = checks.take(board(lib, &data.board).map_err(|m| fail("board", m)));
+        let setup = checks.take(setup(&data.setup).map_err(|m| fail("setup", m)));
         for face in Face::ALL {
-            let Some(token) = face.token() else {
-                if data.flips.contains_key(&face) {
-                    return Err(fail("flips.king", "the king never flips".into()));
-                }
-                continue;
-            };
-            let to = data.flips.get(&face).ok_or_else(|| {
-                fail(
-                    &format!("flips.{}", face.name()),
-                    "every face but the king's needs a flip".into(),
-                )
-            })?;
-            if to.token() != Some(token) || *to == face {
-                return Err(fail(
-                    &format!("flips.{}", face.name()),
-                    format!("a {} turns into the other face of its token", face.name()),
-                ));
-            }
+            checks.take(
+                flip(face, &data.flips).map_err(|m| fail(&format!("flips.{}", face.name()), m)),
+            );
         }
         if data.repetition.occurrence < 2 {
-            return Err(fail(
+            checks.push(fail(
                 "repetition.occurrence",
                 "a repetition needs at least the second occurrence".into(),
             ));
         }
-        let values = read_values(data.values.as_ref()).map_err(|e| fail(&e.field, e.message))?;
+        let values = checks.take_all(read_values(data.values.as_ref()).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|e| fail(&e.field, e.message))
+                .collect()
+        }));
+        let (Some(geo), Some(setup), Some(values)) = (geo, setup, values) else {
+            return Err(checks.into_errors());
+        };
         let hand_values = Token::ALL.map(|t| {
             let [a, b] = t.faces();
             values[a as usize].max(values[b as usize])
         });
-        Ok(KyotoRules {
+        checks.finish(KyotoRules {
             name: data.variant,
             rules_version: data.rules_version,
             geo,
@@ -138,15 +126,57 @@ impl KyotoRules {
     }
 }
 
+/// The board: one chart of the family's size.
+fn board(lib: &Library, name: &str) -> Result<Geometry, String> {
+    let geo = lib.geometry(name).map_err(|e| e.to_string())?;
+    let b = geo.board();
+    if b.chart_count() != 1 || b.width() as usize != SIZE || b.height() as usize != SIZE {
+        return Err(format!("'{name}' is not a single {SIZE}×{SIZE} chart"));
+    }
+    Ok(geo.clone())
+}
+
+/// Each player's first rank, with exactly one king.
+fn setup(faces: &[Face]) -> Result<[Face; SIZE], String> {
+    let setup: [Face; SIZE] = faces
+        .try_into()
+        .map_err(|_| format!("{} faces; the first rank has {SIZE}", faces.len()))?;
+    if setup.iter().filter(|f| **f == Face::King).count() != 1 {
+        return Err("the first rank needs exactly one king".into());
+    }
+    Ok(setup)
+}
+
+/// KY-3.1: every face but the king's turns into the other face of its
+/// token; the king never flips.
+fn flip(face: Face, flips: &BTreeMap<Face, Face>) -> Result<(), String> {
+    let Some(token) = face.token() else {
+        if flips.contains_key(&face) {
+            return Err("the king never flips".into());
+        }
+        return Ok(());
+    };
+    let to = flips
+        .get(&face)
+        .ok_or_else(|| "every face but the king's needs a flip".to_string())?;
+    if to.token() != Some(token) || *to == face {
+        return Err(format!(
+            "a {} turns into the other face of its token",
+            face.name()
+        ));
+    }
+    Ok(())
+}
+
 /// The `[values]` table, keyed by the face names `flips` uses:
 /// `values[face as usize]`.
-fn read_values(table: Option<&toml::Value>) -> Result<[i32; 9], crate::values::ValueError> {
+fn read_values(table: Option<&toml::Value>) -> Result<[i32; 9], Vec<crate::values::ValueError>> {
     let faces = Face::ALL.map(Face::name);
     let names = crate::values::Names {
         kinds: &faces,
         royal: Face::King.name(),
         promoted: &[],
     };
-    let read = crate::values::read(table, &names)?;
+    let read = crate::values::read_all(table, &names)?;
     Ok(Face::ALL.map(|f| read.of(f.name(), false)))
 }

@@ -3,14 +3,22 @@
 //! A file names the variant, its board and rules version, the drop facing,
 //! the initial rows, the promotion bands and the dead ranks. Nothing about a
 //! variant is written in code: changing a number here changes behaviour.
-//! These are the serde types and their validation into [`VariantData`];
-//! every rejection names the file and the field.
+//! These are the serde types, and each section's validation against the
+//! board: [`super::ShogiRules::load`] runs them in the file's order. A
+//! section that loops over entries (ranges, kinds, rows) checks each entry
+//! on its own, so that one run names every broken entry; every rejection
+//! names the file and the field.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::facing_index;
+use super::pieces::{Kind, Piece};
+use crate::checks::Checks;
 use crate::movement::Facing;
+use crate::rules::Player;
+use crate::topology::{Board, CellId};
 
 /// The serde form of `spec/shogi/<variant>.toml`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -87,8 +95,16 @@ pub struct DataError {
     pub message: String,
 }
 
+fn error(file: &str, field: &str, message: String) -> DataError {
+    DataError {
+        file: file.to_string(),
+        field: field.to_string(),
+        message,
+    }
+}
+
 /// Parses one variant file. Cross-checks against the board (coordinates,
-/// ranks) happen when the variant is built, in [`super::ShogiRules::new`].
+/// ranks) happen when the variant is built, in the section checks below.
 pub fn parse(file: &str, text: &str) -> Result<VariantFile, DataError> {
     let parsed: VariantFile = toml::from_str(text).map_err(|e| DataError {
         file: file.to_string(),
@@ -133,4 +149,253 @@ pub fn split_rank(text: &str) -> (Option<&str>, &str) {
         Some((c, r)) => (Some(c), r),
         None => (None, text),
     }
+}
+
+/// SS-6.1: the facing a dropped piece takes, per player. The player
+/// exchange reverses facing, so the two must be opposite.
+pub(super) fn drop_facings(file: &str, d: &DropFacing) -> Result<[Facing; 2], DataError> {
+    if d.second != d.first.reversed() {
+        return Err(error(
+            file,
+            "drop-facing",
+            "the two players' drop facings must be opposite (the player exchange reverses facing)"
+                .into(),
+        ));
+    }
+    Ok([d.first, d.second])
+}
+
+/// The promotion band of each player, `band[player][cell]`: every rank
+/// range is checked on its own.
+pub(super) fn promotion_bands(
+    file: &str,
+    promotion: &PromotionFile,
+    board: &Board,
+) -> Result<[Vec<bool>; 2], Vec<DataError>> {
+    let n = board.cell_count();
+    let mut band = [vec![false; n], vec![false; n]];
+    let mut checks = Checks::new();
+    let lists = [
+        ("promotion.first", &promotion.first),
+        ("promotion.second", &promotion.second),
+    ];
+    for (in_band, (field, list)) in band.iter_mut().zip(lists) {
+        for item in list {
+            for c in checks
+                .take(band_cells(file, field, item, board))
+                .into_iter()
+                .flatten()
+            {
+                in_band[c.index()] = true;
+            }
+        }
+    }
+    checks.finish(band)
+}
+
+/// The cells of one rank range of a promotion band.
+fn band_cells(
+    file: &str,
+    field: &str,
+    item: &str,
+    board: &Board,
+) -> Result<Vec<CellId>, DataError> {
+    let e = |message: String| error(file, field, message);
+    let r = parse_rank_range(item)
+        .ok_or_else(|| e(format!("'{item}' is not a rank range like 7-9 or II:7-9")))?;
+    if r.high > board.height() {
+        return Err(e(format!(
+            "'{item}': the board has {} ranks",
+            board.height()
+        )));
+    }
+    let chart = match &r.chart {
+        Some(name) => Some(
+            board
+                .chart_names()
+                .iter()
+                .position(|c| c == name)
+                .ok_or_else(|| e(format!("'{item}': unknown sheet '{name}'")))?,
+        ),
+        None if board.chart_count() > 1 => {
+            return Err(e(format!("'{item}': name the sheet, as in I:1-3")));
+        }
+        None => None,
+    };
+    Ok(board
+        .cells()
+        .filter(|&c| {
+            let sq = board.square(c);
+            chart.is_none_or(|ch| ch == sq.chart as usize) && (r.low..=r.high).contains(&(sq.y + 1))
+        })
+        .collect())
+}
+
+/// The dead ranks, `dead[kind][facing]` with bit `r` set when rank `r`
+/// (1-based) is dead: every kind is checked on its own.
+pub(super) fn dead_ranks(
+    file: &str,
+    dead_ranks: &BTreeMap<String, DeadRanksFile>,
+    board: &Board,
+) -> Result<[[u128; 2]; 8], Vec<DataError>> {
+    let mut dead = [[0u128; 2]; 8];
+    let mut checks = Checks::new();
+    for (name, ranks) in dead_ranks {
+        if let Some((kind, bits)) = checks.take(dead_ranks_of(file, name, ranks, board)) {
+            dead[kind as usize] = bits;
+        }
+    }
+    checks.finish(dead)
+}
+
+/// One kind's dead ranks, per facing.
+fn dead_ranks_of(
+    file: &str,
+    name: &str,
+    ranks: &DeadRanksFile,
+    board: &Board,
+) -> Result<(Kind, [u128; 2]), DataError> {
+    let field = format!("dead-ranks.{name}");
+    let e = |message: String| error(file, &field, message);
+    let kind = Kind::ALL
+        .into_iter()
+        .find(|k| k.name() == name)
+        .ok_or_else(|| e(format!("unknown piece kind '{name}'")))?;
+    if !kind.can_promote() {
+        return Err(e("only a piece that can promote can be forced to".into()));
+    }
+    let mut bits = [0u128; 2];
+    for (f, list) in [(Facing::Up, &ranks.up), (Facing::Down, &ranks.down)] {
+        for &r in list {
+            if r == 0 || r > board.height() {
+                return Err(e(format!("rank {r} is outside 1–{}", board.height())));
+            }
+            bits[facing_index(f)] |= 1u128 << r;
+        }
+    }
+    Ok((kind, bits))
+}
+
+/// The pieces of the initial rows, one entry per cell: every row is
+/// checked on its own. Pieces face their owner's drop facing as written;
+/// whether those facings are valid is [`drop_facings`]' question.
+pub(super) fn setup_cells(
+    file: &str,
+    setup: &SetupFile,
+    board: &Board,
+    facing: [Facing; 2],
+) -> Result<Vec<Option<Piece>>, Vec<DataError>> {
+    let mut cells = vec![None; board.cell_count()];
+    let mut checks = Checks::new();
+    for (ri, row) in setup.rows.iter().enumerate() {
+        checks.take_all(place_row(file, ri, row, board, facing, &mut cells));
+    }
+    checks.finish(cells)
+}
+
+/// Places one row for both players: a row of the wrong length, or else
+/// each player's first mistake (the same bad letter once).
+fn place_row(
+    file: &str,
+    ri: usize,
+    row: &RowFile,
+    board: &Board,
+    facing: [Facing; 2],
+    cells: &mut [Option<Piece>],
+) -> Result<(), Vec<DataError>> {
+    let chars: Vec<char> = row.pieces.chars().collect();
+    if chars.len() != board.width() as usize {
+        return Err(vec![error(
+            file,
+            &format!("setup.rows[{ri}].pieces"),
+            format!(
+                "'{}' has {} entries, the board has {} files",
+                row.pieces,
+                chars.len(),
+                board.width()
+            ),
+        )]);
+    }
+    let mut errors = Vec::new();
+    for (player, rank) in [(Player::First, &row.first), (Player::Second, &row.second)] {
+        let side = Side {
+            player,
+            rank,
+            facing: facing[player.index()],
+        };
+        if let Err(e) = place_side(file, ri, &chars, side, board, cells)
+            && !errors.contains(&e)
+        {
+            errors.push(e);
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// One player's half of a setup row.
+struct Side<'a> {
+    player: Player,
+    /// The rank as written, with its sheet prefix.
+    rank: &'a str,
+    facing: Facing,
+}
+
+/// Places one player's pieces of a row; player B's row is the
+/// file-reversed row.
+fn place_side(
+    file: &str,
+    ri: usize,
+    chars: &[char],
+    side: Side,
+    board: &Board,
+    cells: &mut [Option<Piece>],
+) -> Result<(), DataError> {
+    let field = format!(
+        "setup.rows[{ri}].{}",
+        match side.player {
+            Player::First => "first",
+            Player::Second => "second",
+        }
+    );
+    let (chart, rank) = split_rank(side.rank);
+    for (x, &ch) in chars.iter().enumerate() {
+        if ch == '.' {
+            continue;
+        }
+        let kind = Kind::from_letter(ch)
+            .filter(|_| ch.is_ascii_uppercase())
+            .ok_or_else(|| {
+                error(
+                    file,
+                    &format!("setup.rows[{ri}].pieces"),
+                    format!("'{ch}' is not a piece letter (P L N S G B R K or .)"),
+                )
+            })?;
+        let x = match side.player {
+            Player::First => x,
+            Player::Second => chars.len() - 1 - x,
+        };
+        let letter = Board::file_letter(x as u8);
+        let name = match chart {
+            Some(c) => format!("{c}:{letter}{rank}"),
+            None => format!("{letter}{rank}"),
+        };
+        let c = board
+            .parse_cell(&name)
+            .map_err(|x| error(file, &field, x.to_string()))?;
+        if cells[c.index()].is_some() {
+            return Err(error(file, &field, format!("{name} is filled twice")));
+        }
+        cells[c.index()] = Some(Piece {
+            owner: side.player,
+            kind,
+            promoted: false,
+            facing: side.facing,
+        });
+    }
+    Ok(())
 }

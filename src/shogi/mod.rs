@@ -26,6 +26,7 @@ pub mod pieces;
 pub mod position;
 pub mod text;
 
+use crate::checks::Checks;
 use crate::geometry::Geometry;
 use crate::movement::Facing;
 use crate::rules::{ActionError, GameResult, History, Key, Player, PositionError, Rules};
@@ -79,105 +80,54 @@ fn facing_index(f: Facing) -> usize {
 }
 
 impl ShogiRules {
-    /// Builds a variant from its data file and the board library. Every
-    /// rejection names the file and field.
+    /// Builds a variant from its data file and the board library: the
+    /// first error of [`ShogiRules::load`].
     pub fn new(file: &str, text: &str, lib: &Library) -> Result<ShogiRules, DataError> {
-        let vf = data::parse(file, text)?;
+        crate::checks::first(ShogiRules::load(file, text, lib))
+    }
+
+    /// Builds a variant from its data file and the board library, or names
+    /// every independent mistake of the file, each with its field, in the
+    /// order the sections are checked: the board, the drop facings, each
+    /// promotion range, each kind's dead ranks, each `[values]` entry, each
+    /// setup row, and last the initial position.
+    ///
+    /// A file that is not valid TOML of the schema stops at once. Without
+    /// its board, the sections that read the board (bands, dead ranks,
+    /// rows) are not checked; the initial position is judged by the
+    /// variant the sections build, so only once all of them passed.
+    pub fn load(file: &str, text: &str, lib: &Library) -> Result<ShogiRules, Vec<DataError>> {
+        let vf = data::parse(file, text).map_err(|e| vec![e])?;
         let e = |field: &str, message: String| DataError {
             file: file.to_string(),
             field: field.to_string(),
             message,
         };
-        let geo = lib
-            .geometry(&vf.board)
-            .map_err(|x| e("board", x.to_string()))?
-            .clone();
+        let mut checks = Checks::new();
+        let geo = checks.take(
+            lib.geometry(&vf.board)
+                .map_err(|x| e("board", x.to_string())),
+        );
+        let board = geo.map(Geometry::board);
+        let drop_facing = checks.take(data::drop_facings(file, &vf.drop_facing));
+        let band =
+            board.and_then(|b| checks.take_all(data::promotion_bands(file, &vf.promotion, b)));
+        let dead = board.and_then(|b| checks.take_all(data::dead_ranks(file, &vf.dead_ranks, b)));
+        let values = read_values(vf.values.as_ref())
+            .map_err(|errors| errors.into_iter().map(|x| e(&x.field, x.message)).collect());
+        let values = checks.take_all(values);
+        let written_facing = [vf.drop_facing.first, vf.drop_facing.second];
+        let cells = board
+            .and_then(|b| checks.take_all(data::setup_cells(file, &vf.setup, b, written_facing)));
+        let (Some(geo), Some(drop_facing), Some(band), Some(dead), Some(values), Some(cells)) =
+            (geo, drop_facing, band, dead, values, cells)
+        else {
+            return Err(checks.into_errors());
+        };
+        let geo = geo.clone();
         let board_copy = geo.board().clone();
         let board = &board_copy;
         let n = board.cell_count();
-        let drop_facing = [vf.drop_facing.first, vf.drop_facing.second];
-        if drop_facing[1] != drop_facing[0].reversed() {
-            return Err(e(
-                "drop-facing",
-                "the two players' drop facings must be opposite (the player exchange reverses facing)"
-                    .into(),
-            ));
-        }
-        // Promotion bands.
-        let mut band = [vec![false; n], vec![false; n]];
-        for (pi, list) in [&vf.promotion.first, &vf.promotion.second]
-            .into_iter()
-            .enumerate()
-        {
-            let field = if pi == 0 {
-                "promotion.first"
-            } else {
-                "promotion.second"
-            };
-            for item in list {
-                let r = data::parse_rank_range(item).ok_or_else(|| {
-                    e(
-                        field,
-                        format!("'{item}' is not a rank range like 7-9 or II:7-9"),
-                    )
-                })?;
-                if r.high > board.height() {
-                    return Err(e(
-                        field,
-                        format!("'{item}': the board has {} ranks", board.height()),
-                    ));
-                }
-                let chart = match &r.chart {
-                    Some(name) => Some(
-                        board
-                            .chart_names()
-                            .iter()
-                            .position(|c| c == name)
-                            .ok_or_else(|| e(field, format!("'{item}': unknown sheet '{name}'")))?,
-                    ),
-                    None if board.chart_count() > 1 => {
-                        return Err(e(field, format!("'{item}': name the sheet, as in I:1-3")));
-                    }
-                    None => None,
-                };
-                for c in board.cells() {
-                    let sq = board.square(c);
-                    let rank = sq.y + 1;
-                    if chart.is_none_or(|ch| ch == sq.chart as usize)
-                        && (r.low..=r.high).contains(&rank)
-                    {
-                        band[pi][c.index()] = true;
-                    }
-                }
-            }
-        }
-        // Dead ranks.
-        let mut dead = [[0u128; 2]; 8];
-        for (name, dr) in &vf.dead_ranks {
-            let field = format!("dead-ranks.{name}");
-            let kind = Kind::ALL
-                .into_iter()
-                .find(|k| k.name() == name)
-                .ok_or_else(|| e(&field, format!("unknown piece kind '{name}'")))?;
-            if !kind.can_promote() {
-                return Err(e(
-                    &field,
-                    "only a piece that can promote can be forced to".into(),
-                ));
-            }
-            for (f, ranks) in [(Facing::Up, &dr.up), (Facing::Down, &dr.down)] {
-                for &r in ranks {
-                    if r == 0 || r > board.height() {
-                        return Err(e(
-                            &field,
-                            format!("rank {r} is outside 1–{}", board.height()),
-                        ));
-                    }
-                    dead[kind as usize][facing_index(f)] |= 1u128 << r;
-                }
-            }
-        }
-        let values = read_values(vf.values.as_ref()).map_err(|x| e(&x.field, x.message))?;
         // Files for nifu: north orbits.
         let mut file_of = vec![u16::MAX; n];
         for (i, (cells, _)) in geo.file_orbits().iter().enumerate() {
@@ -225,68 +175,6 @@ impl ShogiRules {
                 kings: [None, None],
             },
         };
-        // The initial position.
-        let mut cells: Vec<Option<Piece>> = vec![None; n];
-        for (ri, row) in vf.setup.rows.iter().enumerate() {
-            let chars: Vec<char> = row.pieces.chars().collect();
-            if chars.len() != board.width() as usize {
-                return Err(e(
-                    &format!("setup.rows[{ri}].pieces"),
-                    format!(
-                        "'{}' has {} entries, the board has {} files",
-                        row.pieces,
-                        chars.len(),
-                        board.width()
-                    ),
-                ));
-            }
-            for (player, rank_text, field) in [
-                (Player::First, &row.first, "first"),
-                (Player::Second, &row.second, "second"),
-            ] {
-                let field = format!("setup.rows[{ri}].{field}");
-                let (chart, rank) = data::split_rank(rank_text);
-                for (x, &ch) in chars.iter().enumerate() {
-                    if ch == '.' {
-                        continue;
-                    }
-                    let kind = Kind::from_letter(ch)
-                        .filter(|_| ch.is_ascii_uppercase())
-                        .ok_or_else(|| {
-                            e(
-                                &format!("setup.rows[{ri}].pieces"),
-                                format!("'{ch}' is not a piece letter (P L N S G B R K or .)"),
-                            )
-                        })?;
-                    // Player B's row is the file-reversed row.
-                    let file = match player {
-                        Player::First => x,
-                        Player::Second => board.width() as usize - 1 - x,
-                    };
-                    let name = match chart {
-                        Some(c) => format!(
-                            "{c}:{}{rank}",
-                            crate::topology::Board::file_letter(file as u8)
-                        ),
-                        None => {
-                            format!("{}{rank}", crate::topology::Board::file_letter(file as u8))
-                        }
-                    };
-                    let c = board
-                        .parse_cell(&name)
-                        .map_err(|x| e(&field, x.to_string()))?;
-                    if cells[c.index()].is_some() {
-                        return Err(e(&field, format!("{name} is filled twice")));
-                    }
-                    cells[c.index()] = Some(Piece {
-                        owner: player,
-                        kind,
-                        promoted: false,
-                        facing: drop_facing[player.index()],
-                    });
-                }
-            }
-        }
         for k in Kind::HAND {
             if let Some(i) = k.hand_index() {
                 rules.hand_values[i] = rules.values[0][k as usize];
@@ -299,7 +187,7 @@ impl ShogiRules {
                 to_move: Player::First,
                 move_number: 1,
             })
-            .map_err(|x| e("setup", x.to_string()))?;
+            .map_err(|x| vec![e("setup", x.to_string())])?;
         rules.piece_set = Some(position::piece_counts(&start));
         rules.start = start;
         Ok(rules)
@@ -354,7 +242,9 @@ impl ShogiRules {
 
 /// The `[values]` table, keyed by the kind names `dead-ranks` uses:
 /// `values[promoted][kind as usize]`.
-fn read_values(table: Option<&toml::Value>) -> Result<[[i32; 8]; 2], crate::values::ValueError> {
+fn read_values(
+    table: Option<&toml::Value>,
+) -> Result<[[i32; 8]; 2], Vec<crate::values::ValueError>> {
     let kinds = Kind::ALL.map(Kind::name);
     let promoting: Vec<&str> = Kind::ALL
         .into_iter()
@@ -366,7 +256,7 @@ fn read_values(table: Option<&toml::Value>) -> Result<[[i32; 8]; 2], crate::valu
         royal: Kind::King.name(),
         promoted: &promoting,
     };
-    let read = crate::values::read(table, &names)?;
+    let read = crate::values::read_all(table, &names)?;
     Ok([false, true]
         .map(|promoted| Kind::ALL.map(|k| read.of(k.name(), promoted && k.can_promote()))))
 }

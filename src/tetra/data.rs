@@ -5,13 +5,15 @@
 //! and for every kind in the army: its letter, how many each player has,
 //! White's starting cells (Black's are their image under the player
 //! exchange), what it promotes to and which kind it may switch with.
-//! Editing a file changes the variant with no code change.
+//! Editing a file changes the variant with no code change. Each kind is
+//! checked on its own, so that one run names every broken entry.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::pieces::{Kind, Mover};
+use crate::checks::Checks;
 
 /// The serde form of one variant file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -116,34 +118,48 @@ pub struct VariantData {
     pub values: [[i32; Kind::COUNT]; 2],
 }
 
-impl VariantData {
-    /// Parses and checks everything that does not need the board.
-    pub fn parse(file: &str, text: &str) -> Result<VariantData, DataError> {
-        let f: VariantFile = toml::from_str(text).map_err(|e| DataError::Parse {
+impl VariantFile {
+    /// Reads the TOML of one variant file.
+    pub fn parse(file: &str, text: &str) -> Result<VariantFile, DataError> {
+        toml::from_str(text).map_err(|e| DataError::Parse {
             file: file.to_string(),
             message: e.to_string(),
-        })?;
+        })
+    }
+}
+
+impl VariantData {
+    /// Parses and checks everything that does not need the board: the
+    /// first error of [`VariantFile::parse`] and [`VariantData::check`].
+    pub fn parse(file: &str, text: &str) -> Result<VariantData, DataError> {
+        let f = VariantFile::parse(file, text)?;
+        crate::checks::first(VariantData::check(file, &f))
+    }
+
+    /// Checks everything that does not need the board, naming every
+    /// independent mistake in the file's order: the name, the rules
+    /// version, the zone, the repetition count, each kind of the army, the
+    /// one royal kind, and each `[values]` entry. The values are named by
+    /// the army (its kinds, its royal kind, the kinds that promote), so
+    /// they are checked only once the army passed.
+    pub fn check(file: &str, f: &VariantFile) -> Result<VariantData, Vec<DataError>> {
         let field = |field: &str, message: String| DataError::Field {
             file: file.to_string(),
             field: field.to_string(),
             message,
         };
-        let piece = |k: Kind, message: String| DataError::Piece {
-            file: file.to_string(),
-            kind: k.name().to_string(),
-            message,
-        };
+        let mut checks = Checks::new();
         if f.name.trim().is_empty() {
-            return Err(field("name", "the variant needs a name".into()));
+            checks.push(field("name", "the variant needs a name".into()));
         }
         if f.rules.trim().is_empty() {
-            return Err(field("rules", "the rules version is empty".into()));
+            checks.push(field("rules", "the rules version is empty".into()));
         }
         if f.zone_ranks == 0 {
-            return Err(field("zone_ranks", "a zone has at least one rank".into()));
+            checks.push(field("zone_ranks", "a zone has at least one rank".into()));
         }
         if f.repetition_draw < 2 {
-            return Err(field(
+            checks.push(field(
                 "repetition_draw",
                 format!(
                     "{}: a repetition needs at least a second occurrence",
@@ -151,6 +167,28 @@ impl VariantData {
                 ),
             ));
         }
+        let mut letters = BTreeMap::new();
+        let army = checks.each(&f.pieces, |(&k, e)| {
+            check_piece(file, k, e, f, &mut letters)
+        });
+        let royals: Vec<Kind> = f.pieces.keys().copied().filter(|k| k.is_royal()).collect();
+        let royal = match royals.as_slice() {
+            [r] => Some(*r),
+            _ => {
+                checks.push(field(
+                    "pieces",
+                    format!(
+                        "the army needs exactly one royal kind (king or general), found {}",
+                        royals.len()
+                    ),
+                ));
+                None
+            }
+        };
+        // The values table is named by the army: judged once it passed.
+        let (Some(_), Some(royal)) = (army, royal) else {
+            return Err(checks.into_errors());
+        };
         let mut d = VariantData {
             file: file.to_string(),
             name: f.name.clone(),
@@ -165,94 +203,26 @@ impl VariantData {
             cells: Default::default(),
             promotes_to: [None; Kind::COUNT],
             switches_with: [None; Kind::COUNT],
-            royal: Kind::King,
+            royal,
             values: [[0; Kind::COUNT]; 2],
         };
-        let mut letters: BTreeMap<char, Kind> = BTreeMap::new();
-        let mut royals = Vec::new();
         for (&k, e) in &f.pieces {
-            if !e.letter.is_ascii_uppercase() {
-                return Err(piece(
-                    k,
-                    format!("letter '{}' is not an upper-case ASCII letter", e.letter),
-                ));
-            }
-            if let Some(other) = letters.insert(e.letter, k) {
-                return Err(piece(
-                    k,
-                    format!("letter '{}' is also {}'s", e.letter, other.name()),
-                ));
-            }
-            if e.cells.len() != e.count as usize {
-                return Err(piece(
-                    k,
-                    format!(
-                        "count is {} but {} starting cells are listed",
-                        e.count,
-                        e.cells.len()
-                    ),
-                ));
-            }
-            if k.is_royal() {
-                royals.push(k);
-                if e.count != 1 {
-                    return Err(piece(
-                        k,
-                        format!("a royal piece has count 1, not {}", e.count),
-                    ));
-                }
-                if e.promotes_to.is_some() || e.switches_with.is_some() {
-                    return Err(piece(
-                        k,
-                        "a royal piece neither promotes nor switches".into(),
-                    ));
-                }
-            }
-            if let Some(m) = e.promotes_to {
-                if matches!(m, Mover::King | Mover::General) {
-                    return Err(piece(k, format!("cannot promote to royal '{}'", m.name())));
-                }
-                if e.switches_with.is_some() {
-                    return Err(piece(
-                        k,
-                        "a piece either promotes or switches, not both".into(),
-                    ));
-                }
-            }
-            if let Some(other) = e.switches_with {
-                let back = f.pieces.get(&other).and_then(|o| o.switches_with);
-                if other == k || back != Some(k) {
-                    return Err(piece(
-                        k,
-                        format!(
-                            "switches_with '{}' must name another kind that switches back",
-                            other.name()
-                        ),
-                    ));
-                }
-            }
             d.letter[k.index()] = Some(e.letter);
             d.count[k.index()] = e.count;
             d.cells[k.index()] = e.cells.clone();
             d.promotes_to[k.index()] = e.promotes_to;
             d.switches_with[k.index()] = e.switches_with;
         }
-        match royals.as_slice() {
-            [r] => d.royal = *r,
-            _ => {
-                return Err(field(
-                    "pieces",
-                    format!(
-                        "the army needs exactly one royal kind (king or general), found {}",
-                        royals.len()
-                    ),
-                ));
-            }
+        let values = d.read_values(f.values.as_ref()).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|e| field(&e.field, e.message))
+                .collect()
+        });
+        if let Some(values) = checks.take_all(values) {
+            d.values = values;
         }
-        d.values = d
-            .read_values(f.values.as_ref())
-            .map_err(|e| field(&e.field, e.message))?;
-        Ok(d)
+        checks.finish(d)
     }
 
     /// The `[values]` table, keyed by the kind names of `[pieces]`, with
@@ -260,7 +230,7 @@ impl VariantData {
     fn read_values(
         &self,
         table: Option<&toml::Value>,
-    ) -> Result<[[i32; Kind::COUNT]; 2], crate::values::ValueError> {
+    ) -> Result<[[i32; Kind::COUNT]; 2], Vec<crate::values::ValueError>> {
         let kinds: Vec<&str> = self.kinds.iter().map(|k| k.name()).collect();
         let promoting: Vec<&str> = self
             .kinds
@@ -273,7 +243,7 @@ impl VariantData {
             royal: self.royal.name(),
             promoted: &promoting,
         };
-        let read = crate::values::read(table, &names)?;
+        let read = crate::values::read_all(table, &names)?;
         Ok([false, true].map(|promoted| Kind::ALL.map(|k| read.of(k.name(), promoted))))
     }
 
@@ -298,4 +268,70 @@ impl VariantData {
     pub fn letter_of(&self, k: Kind) -> char {
         self.letter[k.index()].unwrap_or('?')
     }
+}
+
+/// One kind of the army: its letter (unique among the kinds checked so
+/// far, in `letters`), its count and cells, and what a royal, promoting or
+/// switching kind may be.
+fn check_piece(
+    file: &str,
+    k: Kind,
+    e: &PieceEntry,
+    f: &VariantFile,
+    letters: &mut BTreeMap<char, Kind>,
+) -> Result<(), DataError> {
+    let piece = |message: String| DataError::Piece {
+        file: file.to_string(),
+        kind: k.name().to_string(),
+        message,
+    };
+    if !e.letter.is_ascii_uppercase() {
+        return Err(piece(format!(
+            "letter '{}' is not an upper-case ASCII letter",
+            e.letter
+        )));
+    }
+    if let Some(other) = letters.get(&e.letter) {
+        return Err(piece(format!(
+            "letter '{}' is also {}'s",
+            e.letter,
+            other.name()
+        )));
+    }
+    letters.insert(e.letter, k);
+    if e.cells.len() != e.count as usize {
+        return Err(piece(format!(
+            "count is {} but {} starting cells are listed",
+            e.count,
+            e.cells.len()
+        )));
+    }
+    if k.is_royal() {
+        if e.count != 1 {
+            return Err(piece(format!("a royal piece has count 1, not {}", e.count)));
+        }
+        if e.promotes_to.is_some() || e.switches_with.is_some() {
+            return Err(piece("a royal piece neither promotes nor switches".into()));
+        }
+    }
+    if let Some(m) = e.promotes_to {
+        if matches!(m, Mover::King | Mover::General) {
+            return Err(piece(format!("cannot promote to royal '{}'", m.name())));
+        }
+        if e.switches_with.is_some() {
+            return Err(piece(
+                "a piece either promotes or switches, not both".into(),
+            ));
+        }
+    }
+    if let Some(other) = e.switches_with {
+        let back = f.pieces.get(&other).and_then(|o| o.switches_with);
+        if other == k || back != Some(k) {
+            return Err(piece(format!(
+                "switches_with '{}' must name another kind that switches back",
+                other.name()
+            )));
+        }
+    }
+    Ok(())
 }

@@ -19,13 +19,14 @@ pub mod picture;
 pub mod pieces;
 pub mod position;
 
+use crate::checks::Checks;
 use crate::rules::{
     ActionError, EndReason, GameResult, History, Key, Player, PositionError, Rules,
 };
 use crate::spec::Library;
 use crate::topology::tetra::TetraBoard;
 
-pub use data::{DataError, VariantData};
+pub use data::{DataError, VariantData, VariantFile};
 pub use movegen::{Change, TetraAction};
 pub use pieces::{Kind, Mover, Piece};
 pub use position::{Position, Setup, SetupError};
@@ -44,16 +45,39 @@ pub struct TetraRules {
 }
 
 impl TetraRules {
-    /// Builds a variant from the text of a variant file, on a board of `lib`.
+    /// Builds a variant from the text of a variant file, on a board of
+    /// `lib`: the first error of [`TetraRules::load`].
     pub fn from_toml(file: &str, text: &str, lib: &Library) -> Result<TetraRules, DataError> {
-        let data = VariantData::parse(file, text)?;
-        let board = lib
-            .solid(&data.board)
-            .ok_or_else(|| DataError::UnknownBoard {
-                file: file.to_string(),
-                board: data.board.clone(),
-            })?
-            .clone();
+        crate::checks::first(TetraRules::load(file, text, lib))
+    }
+
+    /// Builds a variant from the text of a variant file, on a board of
+    /// `lib`, or names every independent mistake of the file in the order
+    /// the sections are checked: those of [`VariantData::check`], the
+    /// board, each starting cell, and last the array as a position.
+    ///
+    /// A file that is not valid TOML of the schema stops at once; without
+    /// its board the starting cells are not checked. The array is judged by
+    /// the variant the sections build, so only once all of them passed.
+    pub fn load(file: &str, text: &str, lib: &Library) -> Result<TetraRules, Vec<DataError>> {
+        let f = VariantFile::parse(file, text).map_err(|e| vec![e])?;
+        let mut checks = Checks::new();
+        let data = checks.take_all(VariantData::check(file, &f));
+        let board = checks.take(lib.solid(&f.board).ok_or_else(|| DataError::UnknownBoard {
+            file: file.to_string(),
+            board: f.board.clone(),
+        }));
+        if let Some(board) = board {
+            let cells = f
+                .pieces
+                .iter()
+                .flat_map(|(&k, e)| e.cells.iter().map(move |name| (k, name)));
+            checks.each(cells, |(k, name)| start_cell(board, file, k, name));
+        }
+        let (Some(data), Some(board), true) = (data, board, checks.passed()) else {
+            return Err(checks.into_errors());
+        };
+        let board = board.clone();
         let t = movegen::Tables::new(&board, &data);
         let mut rules = TetraRules {
             start: Position {
@@ -67,7 +91,7 @@ impl TetraRules {
             t,
             piece_set: None,
         };
-        rules.start = rules.initial()?;
+        rules.start = rules.initial().map_err(|e| vec![e])?;
         rules.piece_set = Some(rules.piece_counts(&rules.start));
         Ok(rules)
     }
@@ -81,16 +105,7 @@ impl TetraRules {
         };
         for &k in &d.kinds {
             for name in &d.cells[k.index()] {
-                let cell_err = |message: String| DataError::Cell {
-                    file: d.file.clone(),
-                    kind: k.name().into(),
-                    cell: name.clone(),
-                    message,
-                };
-                let c = self
-                    .board
-                    .parse_cell(name)
-                    .map_err(|e| cell_err(e.reason))?;
+                let c = start_cell(&self.board, &d.file, k, name)?;
                 let piece = |owner| Piece {
                     owner,
                     kind: k,
@@ -117,6 +132,21 @@ impl TetraRules {
     pub fn tables(&self) -> &movegen::Tables {
         &self.t
     }
+}
+
+/// One of White's starting cells of kind `k`, on the board.
+fn start_cell(
+    board: &TetraBoard,
+    file: &str,
+    k: Kind,
+    name: &str,
+) -> Result<crate::topology::CellId, DataError> {
+    board.parse_cell(name).map_err(|e| DataError::Cell {
+        file: file.to_string(),
+        kind: k.name().into(),
+        cell: name.to_string(),
+        message: e.reason,
+    })
 }
 
 impl TetraRules {

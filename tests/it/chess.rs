@@ -461,6 +461,92 @@ fn bad_data_names_the_field() {
     assert!(ChessRules::from_file(&path, &text.replace("mobius-10x9", "mobius-1x1"), lib).is_err());
 }
 
+/// The (field, message) pairs of a load that must fail, every one a data
+/// error.
+fn load_errors(path: &str, text: &str) -> Vec<(String, String)> {
+    match ChessRules::load(path, text, seams::spec::Library::builtin()) {
+        Ok(_) => panic!("the edited data must be rejected"),
+        Err(errors) => errors
+            .into_iter()
+            .map(|e| match e {
+                seams::chess::VariantError::Data(e) => (e.field, e.message),
+                other => panic!("not a data error: {other}"),
+            })
+            .collect(),
+    }
+}
+
+/// One run names every independent mistake of a file, in the order of its
+/// sections, each row, promotion piece and castling cell on its own;
+/// `from_file` keeps the first. White's king is not counted, nor the
+/// castling's king looked up, while a setup row is unread.
+#[test]
+fn load_names_every_broken_entry() {
+    let (path, text) = seams::chess::builtin_files()
+        .into_iter()
+        .find(|(p, _)| p.ends_with("chess-mobius.toml"))
+        .unwrap();
+    let edits = [
+        ("rank = \"2\"", "rank = \"12\""),
+        (
+            "row = \"P R . B Q K B N R P\"",
+            "row = \"P R . B Q K B N R\"",
+        ),
+        (
+            "pieces = [\"Q\", \"R\", \"B\", \"N\"]",
+            "pieces = [\"Q\", \"K\", \"Q\"]",
+        ),
+        ("king-to = \"h1\"", "king-to = \"h2\""),
+        ("repetition = 5", "repetition = 1"),
+        ("N = 300", "N = -300"),
+    ];
+    let mut edited = text.clone();
+    for (from, to) in edits {
+        assert!(edited.contains(from), "{from}");
+        edited = edited.replacen(from, to, 1);
+    }
+    let got = load_errors(&path, &edited);
+    let want = [
+        ("setup[0].rank", "rank 12 is outside 1–9"),
+        ("setup[1].row", "9 tokens, but the board has 10 files"),
+        ("promotion.pieces[1]", "'K' is not one of Q R B N"),
+        ("promotion.pieces[2]", "'Q' is listed twice"),
+        (
+            "castling.east.king-to",
+            "must lie on the segment between king and rook",
+        ),
+        ("endings.repetition", "must be at least 2"),
+        ("values.N", "-300 is negative"),
+    ];
+    assert_eq!(
+        got,
+        want.map(|(f, m)| (f.to_string(), m.to_string())),
+        "{got:#?}"
+    );
+    match ChessRules::from_file(&path, &edited, seams::spec::Library::builtin()) {
+        Err(seams::chess::VariantError::Data(e)) => {
+            assert_eq!((e.field, e.message), got[0].clone())
+        }
+        other => panic!("{:?}", other.map(|v| v.variant().to_string())),
+    }
+    // Without its board only the sections that do not read it are checked.
+    let unknown = edited.replacen("mobius-10x9", "mobius-1x1", 1);
+    let fields: Vec<String> = load_errors(&path, &unknown)
+        .into_iter()
+        .map(|(f, _)| f)
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "board",
+            "promotion.pieces[1]",
+            "promotion.pieces[2]",
+            "endings.repetition",
+            "values.N"
+        ]
+    );
+}
+
 /// The `[values]` table the practice opponent reads: each kind of mistake
 /// is refused with the field it is in.
 #[test]

@@ -56,6 +56,61 @@ fn bad_data_is_rejected_by_entry() {
     check_data(("rule = \"draw\"", "rule = \"sometimes\""), "document");
 }
 
+/// One run names every independent mistake of a file, in the order of its
+/// entries, each flip and each value on its own; `from_toml` keeps the
+/// first. No entry reads the board, so a wrong one stops none of them.
+#[test]
+fn load_names_every_broken_entry() {
+    let mut text = include_str!("../../spec/kyoto/kyoto.toml").to_string();
+    for (from, to) in [
+        ("board = \"flat-5x5\"", "board = \"flat-8x8\""),
+        ("tokin = \"lance\"", "tokin = \"silver\""),
+        ("pawn = \"rook\"", "pawn = \"pawn\""),
+        ("occurrence = 3", "occurrence = 1"),
+        ("lance = 250", "lance = -250"),
+        ("king = 0", "king = 0\nqueen = 900"),
+    ] {
+        assert!(text.contains(from), "{from}");
+        text = text.replacen(from, to, 1);
+    }
+    let errors = KyotoRules::load("edited.toml", &text, Library::builtin())
+        .err()
+        .expect("the edited data must be rejected");
+    let got: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| (e.entry.as_str(), e.message.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("board", "'flat-8x8' is not a single 5×5 chart"),
+            (
+                "flips.tokin",
+                "a tokin turns into the other face of its token"
+            ),
+            (
+                "flips.pawn",
+                "a pawn turns into the other face of its token"
+            ),
+            (
+                "repetition.occurrence",
+                "a repetition needs at least the second occurrence"
+            ),
+            ("values.lance", "-250 is negative"),
+            (
+                "values.queen",
+                "'queen' is not a piece of this variant \
+                 (one of: king, tokin, lance, silver, bishop, gold, knight, pawn, rook)"
+            ),
+        ],
+        "{got:#?}"
+    );
+    assert_eq!(
+        KyotoRules::from_toml("edited.toml", &text, Library::builtin()).err(),
+        Some(errors[0].clone())
+    );
+}
+
 /// The `[values]` table the practice opponent reads: each kind of mistake
 /// is refused with the entry it is in.
 #[test]

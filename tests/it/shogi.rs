@@ -443,6 +443,108 @@ mod data_and_text {
         );
     }
 
+    /// The (field, message) pairs of a load that must fail.
+    fn load_errors(text: &str, lib: &Library) -> Vec<(String, String)> {
+        match ShogiRules::load("edited", text, lib) {
+            Ok(_) => panic!("the edited data must be rejected"),
+            Err(errors) => errors.into_iter().map(|e| (e.field, e.message)).collect(),
+        }
+    }
+
+    /// One run names every independent mistake of a file, in the order of
+    /// its sections, each range and row on its own; `new` keeps the first.
+    #[test]
+    fn load_names_every_broken_entry() {
+        let text = klein_text()
+            .replacen("first = [\"13-15\"]", "first = [\"13-99\", \"0-2\"]", 1)
+            .replacen("[dead-ranks]", "[dead-ranks]\ngold = { up = [1] }", 1)
+            .replacen("lance = 300", "lance = -1", 1)
+            .replacen("silver = 600\n", "", 1)
+            .replacen("second = \"15\"", "second = \"19\"", 1)
+            .replacen("pieces = \".B.....RP\"", "pieces = \".B.....RX\"", 1);
+        let got = load_errors(&text, Library::builtin());
+        let want = [
+            ("promotion.first", "'13-99': the board has 18 ranks"),
+            (
+                "promotion.first",
+                "'0-2' is not a rank range like 7-9 or II:7-9",
+            ),
+            (
+                "dead-ranks.gold",
+                "only a piece that can promote can be forced to",
+            ),
+            ("values.lance", "-1 is negative"),
+            (
+                "values.promoted.silver",
+                "missing: every kind that promotes needs the value of its promoted form",
+            ),
+            (
+                "setup.rows[0].second",
+                "bad coordinate 'i19' on board klein-9x18: rank 19 is outside 1–18",
+            ),
+            (
+                "setup.rows[1].pieces",
+                "'X' is not a piece letter (P L N S G B R K or .)",
+            ),
+        ];
+        assert_eq!(
+            got,
+            want.map(|(f, m)| (f.to_string(), m.to_string())),
+            "{got:#?}"
+        );
+        let first = ShogiRules::new("edited", &text, Library::builtin()).unwrap_err();
+        assert_eq!((first.field, first.message), got[0]);
+    }
+
+    /// Shrinking the Klein bottle to 14 ranks breaks two independent
+    /// entries of shogi-klein: the band on ranks 13–15 and the row on rank
+    /// 15. One run names both.
+    #[test]
+    fn a_shorter_klein_board_breaks_the_band_and_a_row_at_once() {
+        let boards = seams::spec::embedded_files("boards")
+            .into_iter()
+            .map(|(path, text)| {
+                if path.ends_with("klein-9x18.toml") {
+                    assert!(text.contains("height = 18"), "{text}");
+                    (path, text.replace("height = 18", "height = 14"))
+                } else {
+                    (path, text)
+                }
+            })
+            .collect();
+        let lib = Library::from_files(boards).expect("the edited boards load");
+        assert_eq!(lib.geometry("klein-9x18").unwrap().board().height(), 14);
+        let got = load_errors(&klein_text(), &lib);
+        let want = [
+            ("promotion.first", "'13-15': the board has 14 ranks"),
+            (
+                "setup.rows[0].second",
+                "bad coordinate 'i15' on board klein-9x18: rank 15 is outside 1–14",
+            ),
+        ];
+        assert_eq!(
+            got,
+            want.map(|(f, m)| (f.to_string(), m.to_string())),
+            "{got:#?}"
+        );
+    }
+
+    /// Without its board a file's board-free sections are still checked;
+    /// the sections that read the board are not.
+    #[test]
+    fn an_unknown_board_stops_only_the_sections_that_read_it() {
+        let text = klein_text()
+            .replacen("board = \"klein-9x18\"", "board = \"klein-1x1\"", 1)
+            .replacen("first = [\"13-15\"]", "first = [\"13-99\"]", 1)
+            .replacen("second = \"down\"", "second = \"up\"", 1)
+            .replacen("lance = 300", "lance = -1", 1);
+        let fields: Vec<String> = load_errors(&text, Library::builtin())
+            .into_iter()
+            .map(|(f, _)| f)
+            .collect();
+        assert_eq!(fields, ["board", "drop-facing", "values.lance"]);
+    }
+
     #[test]
     fn bad_position_text_names_field_and_place() {
         let r = builtin_variant("shogi-genus2").unwrap();

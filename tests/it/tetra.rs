@@ -321,6 +321,73 @@ fn bad_variant_data_is_refused_with_the_entry() {
     ));
 }
 
+/// One run names every independent mistake of a file, in the order of its
+/// sections, each kind and each starting cell on its own; `from_toml`
+/// keeps the first. Without its board the cells are not checked.
+#[test]
+fn load_names_every_broken_entry() {
+    let lib = Library::builtin();
+    let good = include_str!("../../spec/tetra/tetra-shogi.toml");
+    let edit = |edits: &[(&str, &str)]| {
+        let mut text = good.to_string();
+        for (from, to) in edits {
+            assert!(text.contains(from), "{from}");
+            text = text.replacen(from, to, 1);
+        }
+        text
+    };
+    let text = edit(&[
+        ("zone_ranks = 3", "zone_ranks = 0"),
+        ("letter = \"B\"", "letter = \"R\""),
+        (
+            "count = 4\ncells = [\"a1.1\"",
+            "count = 5\ncells = [\"a1.1\"",
+        ),
+        ("\"g2.1\", \"g2.2\"", "\"g2.1\", \"g2.3\""),
+        ("\"a3.1\", \"a3.2\"", "\"z3.1\", \"a3.2\""),
+    ]);
+    let errors = TetraRules::load("x.toml", &text, lib).expect_err("rejected");
+    let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        shown,
+        [
+            "x.toml: zone_ranks: a zone has at least one rank",
+            "x.toml: pieces.bishop: letter 'R' is also rook's",
+            "x.toml: pieces.wing: count is 5 but 4 starting cells are listed",
+            "x.toml: pieces.rook.cells: 'g2.3': rank 2 has levels 1–2",
+            "x.toml: pieces.point.cells: 'z3.1': rank 3 has files a–g",
+        ],
+        "{shown:#?}"
+    );
+    assert!(matches!(
+        &errors[..],
+        [
+            DataError::Field { .. },
+            DataError::Piece { .. },
+            DataError::Piece { .. },
+            DataError::Cell { .. },
+            DataError::Cell { .. },
+        ]
+    ));
+    assert_eq!(
+        TetraRules::from_toml("x.toml", &text, lib).err(),
+        Some(errors[0].clone())
+    );
+    let unknown = edit(&[
+        ("board = \"tetra9\"", "board = \"flat-9x9\""),
+        ("zone_ranks = 3", "zone_ranks = 0"),
+        ("\"g2.1\", \"g2.2\"", "\"g2.1\", \"g2.3\""),
+    ]);
+    let errors = TetraRules::load("x.toml", &unknown, lib).expect_err("rejected");
+    assert!(
+        matches!(
+            &errors[..],
+            [DataError::Field { .. }, DataError::UnknownBoard { .. }]
+        ),
+        "{errors:#?}"
+    );
+}
+
 /// The `[values]` table the practice opponent reads: each kind of mistake
 /// is refused with the field it is in.
 #[test]
