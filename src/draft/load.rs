@@ -65,17 +65,18 @@ impl Draft {
     ) -> Result<Draft, DraftError> {
         let mut variants: Vec<Box<dyn Variant>> = Vec::new();
         let mut families = BTreeMap::new();
-        // Every file is built on its own, so that one run reports the
-        // errors of every file, not only the first (a board edit often
-        // breaks several families' files at once).
+        // Every file is built on its own, and each builder reports every
+        // independent entry, so that one run lists every error of every
+        // file (a board edit often breaks several entries of several
+        // families' files at once).
         let mut errors = Vec::new();
         for family in FAMILIES {
             let (from_draft, files) = files_by_family.remove(family).unwrap_or_default();
             let mut built: Vec<Box<dyn Variant>> = Vec::new();
             for file in &files {
                 match build_file(family, file, &lib) {
-                    Ok(v) => built.extend(v),
-                    Err(e) => errors.push(e),
+                    Ok(v) => built.push(v),
+                    Err(e) => errors.extend(e),
                 }
             }
             if family == "shogi" {
@@ -131,30 +132,26 @@ impl Draft {
     }
 }
 
-/// The variants one data file of `family` defines.
+/// The variant one data file of `family` defines, or every error of the
+/// file (each family's builder reports each independent entry).
 fn build_file(
     family: &str,
-    file: &(String, String),
+    (file, text): &(String, String),
     lib: &Library,
-) -> Result<Vec<Box<dyn Variant>>, DraftError> {
-    let one = std::slice::from_ref(file);
-    Ok(match family {
-        "shogi" => crate::shogi::variants_from_files(one, lib)?
-            .into_iter()
+) -> Result<Box<dyn Variant>, Vec<DraftError>> {
+    fn boxed<V: Variant + 'static, E: Into<DraftError>>(
+        built: Result<V, Vec<E>>,
+    ) -> Result<Box<dyn Variant>, Vec<DraftError>> {
+        built
             .map(|v| Box::new(v) as Box<dyn Variant>)
-            .collect(),
-        "chess" => vec![Box::new(crate::chess::ChessRules::from_file(
-            &file.0, &file.1, lib,
-        )?)],
-        "tetra" => crate::tetra::variants_from_files(one, lib)?
-            .into_iter()
-            .map(|v| Box::new(v) as Box<dyn Variant>)
-            .collect(),
-        _ => crate::kyoto::variants_from_files(one, lib)?
-            .into_iter()
-            .map(|v| Box::new(v) as Box<dyn Variant>)
-            .collect(),
-    })
+            .map_err(|errors| errors.into_iter().map(Into::into).collect())
+    }
+    match family {
+        "shogi" => boxed(crate::shogi::ShogiRules::load(file, text, lib)),
+        "chess" => boxed(crate::chess::ChessRules::load(file, text, lib)),
+        "tetra" => boxed(crate::tetra::TetraRules::load(file, text, lib)),
+        _ => boxed(crate::kyoto::KyotoRules::load(file, text, lib)),
+    }
 }
 
 fn read_toml_files(folder: &Path) -> Result<Vec<(String, String)>, DraftError> {
@@ -222,8 +219,12 @@ impl DraftError {
         let mut out = Vec::new();
         self.collect_load_errors(&mut out)?;
         for e in &mut out {
-            e.line = spec_file_text(&e.file)
-                .and_then(|text| crate::files::toml_line(&text, &e.entry))
+            let text = spec_file_text(&e.file);
+            e.line = text
+                .as_deref()
+                .and_then(|t| {
+                    crate::files::toml_line(t, &e.entry).or_else(|| bytes_line(t, &e.entry))
+                })
                 .or_else(|| toml_error_line(&e.message));
         }
         Some(out)
@@ -327,6 +328,15 @@ fn spec_file_text(label: &str) -> Option<String> {
         .into_iter()
         .find(|(l, _)| l == label)
         .map(|(_, t)| t)
+}
+
+/// The line of an entry named by where it is (`bytes 310..321`, as the
+/// loaders name a value that does not read).
+fn bytes_line(text: &str, entry: &str) -> Option<usize> {
+    let (start, _) = entry.strip_prefix("bytes ")?.split_once("..")?;
+    let start: usize = start.parse().ok()?;
+    let before = text.get(..start.min(text.len()))?;
+    Some(before.matches('\n').count() + 1)
 }
 
 /// The line a TOML parse error names (`TOML parse error at line 3, …`).

@@ -74,9 +74,10 @@ pub enum DraftError {
     Kyoto(#[from] crate::kyoto::DataError),
     #[error(transparent)]
     Corpus(#[from] CorpusError),
-    /// Several data files are bad: each one's error, in build order (the
-    /// families' order, then file names), all from one run.
-    #[error("{} data files cannot be loaded:\n{}", .0.len(), several(.0))]
+    /// Several entries of the data files are bad: each one's error, in
+    /// build order (the families' order, then file names, then the order
+    /// each builder checks its entries), all from one run.
+    #[error("{} data file errors:\n{}", .0.len(), several(.0))]
     Several(Vec<DraftError>),
     #[error("--version '{version}': {message}")]
     BadVersion { version: String, message: String },

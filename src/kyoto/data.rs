@@ -82,8 +82,16 @@ impl KyotoRules {
             entry: entry.to_string(),
             message,
         };
-        let data: VariantFile =
-            toml::from_str(text).map_err(|e| vec![fail("document", e.message().to_string())])?;
+        let data: VariantFile = toml::from_str(text).map_err(|e| {
+            // Where the file says it, as the chess files do: the bytes
+            // of the entry that does not read (`seams spec check`
+            // turns them into a line).
+            let entry = e.span().map_or_else(
+                || "document".into(),
+                |s| format!("bytes {}..{}", s.start, s.end),
+            );
+            vec![fail(&entry, e.message().trim().to_string())]
+        })?;
         let mut checks = Checks::new();
         let geo = checks.take(board(lib, &data.board).map_err(|m| fail("board", m)));
         let setup = checks.take(setup(&data.setup).map_err(|m| fail("setup", m)));

@@ -53,7 +53,14 @@ fn bad_data_is_rejected_by_entry() {
     check_data(("board = \"flat-5x5\"", "board = \"flat-8x8\""), "board");
     check_data(("board = \"flat-5x5\"", "board = \"flat-7x7\""), "board");
     check_data(("\"king\", \"gold\"", "\"gold\", \"gold\""), "setup");
-    check_data(("rule = \"draw\"", "rule = \"sometimes\""), "document");
+    // A value of the wrong kind is named by where it is in the file.
+    let edited = include_str!("../../spec/kyoto/kyoto.toml")
+        .replace("rule = \"draw\"", "rule = \"sometimes\"");
+    let at = edited.rfind("rule = \"sometimes\"").unwrap() + "rule = ".len();
+    check_data(
+        ("rule = \"draw\"", "rule = \"sometimes\""),
+        &format!("bytes {at}..{}", at + "\"sometimes\"".len()),
+    );
 }
 
 /// One run names every independent mistake of a file, in the order of its

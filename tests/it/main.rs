@@ -14,6 +14,7 @@ mod analysis;
 mod arrows;
 mod audit;
 mod board_files;
+mod change_report;
 mod chess;
 mod cli;
 mod cli_spec;

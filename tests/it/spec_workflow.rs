@@ -13,7 +13,7 @@ use seams::draft::{self, Draft, DraftError};
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
 /// A fresh folder holding `spec/` as `draft/` and the corpus as `cases/`.
-fn scratch() -> PathBuf {
+pub(crate) fn scratch() -> PathBuf {
     let root = std::env::temp_dir().join(format!(
         "seams-spec-workflow-{}-{}",
         std::process::id(),
@@ -26,18 +26,18 @@ fn scratch() -> PathBuf {
     root
 }
 
-fn edit(path: &Path, from: &str, to: &str) {
+pub(crate) fn edit(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.contains(from), "{} has no '{from}'", path.display());
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
-fn p(path: &Path) -> &str {
+pub(crate) fn p(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
 /// Klein height 14, with the two Klein variants' ranks moved to fit.
-fn klein_14(root: &Path) -> PathBuf {
+pub(crate) fn klein_14(root: &Path) -> PathBuf {
     let d = root.join("draft");
     edit(
         &d.join("boards/klein-9x18.toml"),
@@ -895,7 +895,7 @@ fn accept_into_writes_a_scratch_spec_folder() {
 
 /// The draft of `root` with White's bishop and knight on g1 and h1 of the
 /// Möbius strip swapped (and so Black's, its exchange image).
-fn swapped_mobius(root: &Path) -> PathBuf {
+pub(crate) fn swapped_mobius(root: &Path) -> PathBuf {
     let d = root.join("draft");
     edit(
         &d.join("chess/chess-mobius.toml"),
