@@ -1,9 +1,9 @@
 //! The text of `seams spec check`: the boards, the designer findings and
-//! the opening audits, one printer per part.
+//! the opening audits, one writer per part, each adding its lines to the
+//! report (which is printed, or written to `--out`, whole).
 
 use std::collections::BTreeMap;
 
-use anyhow::Result;
 use seams::design::Colouring;
 use seams::draft::{CheckReport, DesignRow};
 use seams::rules::design_facts::{DropFacts, PawnFacts};
@@ -17,8 +17,8 @@ fn histogram(h: &BTreeMap<usize, usize>) -> String {
         .join(", ")
 }
 
-pub fn print_geometry_rows(report: &CheckReport) -> Result<()> {
-    outln!("boards:");
+pub fn write_geometry_rows(o: &mut String, report: &CheckReport) {
+    wln!(o, "boards:");
     let mut t = Table::new(&[
         Align::Left,
         Align::Right,
@@ -56,11 +56,11 @@ pub fn print_geometry_rows(report: &CheckReport) -> Result<()> {
             histogram(&b.bishop_reach),
         ]);
     }
-    t.print()?;
-    print_solid_rows(report)
+    o.push_str(&t.render());
+    write_solid_rows(o, report);
 }
 
-fn print_solid_rows(report: &CheckReport) -> Result<()> {
+fn write_solid_rows(o: &mut String, report: &CheckReport) {
     for t in &report.solids {
         let sizes: Vec<String> = t.facts.rank_sizes.iter().map(|n| n.to_string()).collect();
         let bindings: Vec<String> = t
@@ -72,7 +72,8 @@ fn print_solid_rows(report: &CheckReport) -> Result<()> {
                 format!("{} ({} cells, {ranks} ranks)", b.parity, b.cells)
             })
             .collect();
-        outln!(
+        wln!(
+            o,
             "  {} {} of side {}: {} cells; rank sizes {}",
             t.board,
             t.shape,
@@ -80,96 +81,87 @@ fn print_solid_rows(report: &CheckReport) -> Result<()> {
             t.facts.cells,
             sizes.join(" ")
         );
-        outln!(
+        wln!(
+            o,
             "    rook reach (destinations: cells) {}",
             histogram(&t.facts.rook_reach)
         );
-        outln!(
+        wln!(
+            o,
             "    bishop reach (destinations: cells) {}",
             histogram(&t.facts.bishop_reach)
         );
-        outln!("    bishop bindings {}", bindings.join(", "));
-        outln!(
+        wln!(o, "    bishop bindings {}", bindings.join(", "));
+        wln!(
+            o,
             "    most open directions: gold {}, silver {}",
             t.facts.gold_open_directions,
             t.facts.silver_open_directions
         );
     }
-    Ok(())
 }
 
 /// One line per variant under `heading`, the variant names aligned.
 fn per_variant(
+    o: &mut String,
     report: &CheckReport,
     heading: &str,
     what: impl Fn(&DesignRow) -> String,
-) -> Result<()> {
-    outln!("{heading}");
+) {
+    wln!(o, "{heading}");
     let mut t = Table::new(&[]).indent(2);
     for d in &report.design {
         t.row([d.variant.clone(), what(d)]);
     }
-    t.print()?;
-    Ok(())
+    o.push_str(&t.render());
 }
 
-pub fn print_design(report: &CheckReport) -> Result<()> {
-    per_variant(report, "bishop colours (GEO-I2):", bishop_colours)?;
+pub fn write_design(o: &mut String, report: &CheckReport) {
+    per_variant(o, report, "bishop colours (GEO-I2):", bishop_colours);
     per_variant(
+        o,
         report,
         "pawn paths to promotion on the empty board:",
         pawn_paths,
-    )?;
+    );
     per_variant(
+        o,
         report,
         "drops where the piece can never move:",
         immobile_drops,
-    )?;
-    print_findings(report)
+    );
+    write_findings(o, report);
 }
 
 /// The design findings, counted, one per line.
-pub fn print_findings(report: &CheckReport) -> Result<()> {
+pub fn write_findings(o: &mut String, report: &CheckReport) {
     let findings = report.design_findings();
-    outln!("design findings: {}", findings.len());
+    wln!(o, "design findings: {}", findings.len());
     for f in &findings {
-        outln!("  {f}");
+        wln!(o, "  {f}");
     }
-    Ok(())
 }
 
 /// The derived facts that differ from the base's, kind by kind; a kind
 /// with no difference is one line.
-pub fn print_fact_changes(report: &CheckReport) -> Result<()> {
-    use seams::draft::FactLine;
-    outln!("changed facts (against {}):", report.base);
+pub fn write_fact_changes(o: &mut String, report: &CheckReport) {
+    wln!(o, "changed facts (against {}):", report.base);
     for d in &report.fact_changes {
         if d.lines.is_empty() {
-            outln!("  {}: {} unchanged", d.kind, d.unchanged);
+            wln!(o, "  {}: {} unchanged", d.kind, d.unchanged);
             continue;
         }
-        outln!(
+        wln!(
+            o,
             "  {}: {} changed, {} unchanged",
             d.kind,
             d.changed_rows(),
             d.unchanged
         );
         for l in &d.lines {
-            match l {
-                FactLine::Added { key } => outln!("    {key}: new"),
-                FactLine::Removed { key } => outln!("    {key}: gone"),
-                FactLine::Changed {
-                    key,
-                    field,
-                    old,
-                    new,
-                } => outln!("    {key}: {field}: {old} → {new}"),
-                FactLine::Gained { key, field, item } => outln!("    {key}: {field}: + {item}"),
-                FactLine::Lost { key, field, item } => outln!("    {key}: {field}: − {item}"),
-            }
+            wln!(o, "    {l}");
         }
     }
-    Ok(())
 }
 
 fn bishop_colours(d: &DesignRow) -> String {
@@ -259,11 +251,11 @@ fn immobile_drops(d: &DesignRow) -> String {
     }
 }
 
-pub fn print_audits(report: &CheckReport) -> Result<()> {
+pub fn write_audits(o: &mut String, report: &CheckReport) {
     let Some(plies) = report.audits.first().map(|a| a.plies) else {
-        return Ok(());
+        return;
     };
-    outln!("opening audit of every setup ({plies} plies):");
+    wln!(o, "opening audit of every setup ({plies} plies):");
     // Each variant's summary is followed by its lines, so the names are
     // padded here rather than through a Table.
     let width = report
@@ -273,7 +265,8 @@ pub fn print_audits(report: &CheckReport) -> Result<()> {
         .max();
     for r in &report.audits {
         let count = |x: Option<usize>| x.map_or("n/a".to_string(), |n| n.to_string());
-        outln!(
+        wln!(
+            o,
             "  {:<width$}  checks {}, forced mates {}, shield lines {}, attacked pieces {}",
             r.variant,
             r.checks.len(),
@@ -282,21 +275,21 @@ pub fn print_audits(report: &CheckReport) -> Result<()> {
             count(r.attacked.as_ref().map(Vec::len)),
             width = width.unwrap_or(0)
         );
-        print_audit_lines(r)?;
+        write_audit_lines(o, r);
     }
-    Ok(())
 }
 
-fn print_audit_lines(r: &seams::audit::Report) -> Result<()> {
+fn write_audit_lines(o: &mut String, r: &seams::audit::Report) {
     for line in &r.checks {
         let mate = if line.mate { "  checkmate" } else { "" };
-        outln!("    check: {}{mate}", line.moves.join(" "));
+        wln!(o, "    check: {}{mate}", line.moves.join(" "));
     }
     for m in &r.mates {
-        outln!("    mate in {}: {}", m.mate_in, m.line.join(" "));
+        wln!(o, "    mate in {}: {}", m.mate_in, m.line.join(" "));
     }
     for l in r.shields.iter().flatten() {
-        outln!(
+        wln!(
+            o,
             "    {} {}{} shield {}{} slider {}{}",
             match l.kind {
                 seams::rules::audit_facts::ShieldKind::Pin => "pin",
@@ -315,45 +308,32 @@ fn print_audit_lines(r: &seams::audit::Report) -> Result<()> {
             x.by.iter()
                 .map(|b| format!("{}{}", b.piece, b.cell))
                 .collect();
-        outln!(
+        wln!(
+            o,
             "    attacked {}{} by {}",
             x.target.piece,
             x.target.cell,
             by.join(" ")
         );
     }
-    Ok(())
 }
 
 /// The fingerprints that differ from the built-in spec's, with the first
 /// actions whose counts differ; the unchanged ones in one line.
-pub fn print_fingerprints(report: &CheckReport) -> Result<()> {
-    let counts = |p: &Option<Vec<u64>>| match p {
-        None => "absent".to_string(),
-        Some(p) => p.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
-    };
-    let count = |n: &Option<u64>| n.map_or("absent".to_string(), |n| n.to_string());
+pub fn write_fingerprints(o: &mut String, report: &CheckReport) {
     let changed = &report.fingerprint_changes;
-    outln!(
+    wln!(
+        o,
         "fingerprints (perft of each start to depth {}, against {}): {} changed, {} unchanged",
         seams::draft::FINGERPRINT_DEPTH,
         report.base,
         changed.len(),
-        report
-            .fingerprints
-            .len()
-            .saturating_sub(changed.iter().filter(|c| c.perft.1.is_some()).count())
+        report.unchanged_fingerprints()
     );
     for c in changed {
-        outln!(
-            "  {}: perft {} → {}",
-            c.variant,
-            counts(&c.perft.0),
-            counts(&c.perft.1)
-        );
-        for (action, old, new) in &c.divide {
-            outln!("    {action}: {} → {}", count(old), count(new));
+        wln!(o, "  {}: {}", c.variant, c.perft_line());
+        for line in c.divide_lines() {
+            wln!(o, "    {line}");
         }
     }
-    Ok(())
 }
