@@ -209,13 +209,5 @@ fn write_report(a: &ConformArgs, finished: &Finished, run: &Run) -> Result<()> {
         Format::Markdown => report.markdown(),
         Format::Html => report.html(&finished.figures(&run.reference)),
     };
-    match &a.out {
-        None => out!("{text}"),
-        Some(path) => {
-            write_atomically(path, &text)
-                .with_context(|| format!("writing the report {}", path.display()))?;
-            eprintln!("wrote the report to {}", path.display());
-        }
-    }
-    Ok(())
+    super::write_out(a.out.as_deref(), &text)
 }

@@ -33,7 +33,7 @@ mod spec_report;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 
 pub use rulebook::Rulebook;
@@ -272,6 +272,20 @@ pub fn run(spec: Option<PathBuf>, command: Command) -> Result<ExitCode> {
         Command::Fuzz(a) => fuzz::fuzz(&book, a),
         Command::Serve(a) => serve::serve(&book, a),
     }
+}
+
+/// Prints a report made whole, or writes it to `out` atomically (the file
+/// holds the whole report or is left as it was) and says so on stderr.
+pub fn write_out(out: Option<&Path>, text: &str) -> Result<()> {
+    match out {
+        None => out!("{text}"),
+        Some(path) => {
+            seams::files::write_atomically(path, text)
+                .with_context(|| format!("writing the report {}", path.display()))?;
+            eprintln!("wrote the report to {}", path.display());
+        }
+    }
+    Ok(())
 }
 
 /// Fails unless `path` names a file that could be created: its folder

@@ -1,7 +1,8 @@
 //! Printing for every command: `outln!`/`out!` write to stdout and return
 //! the error instead of panicking, so a closed pipe (`seams … | head -1`)
-//! ends the program quietly (see `main.rs`); [`Table`] is the one way a
-//! command prints aligned columns.
+//! ends the program quietly (see `main.rs`); `wln!` writes a line into a
+//! report made whole before it is printed or written to a file; [`Table`]
+//! is the one way a command prints aligned columns.
 
 /// `println!` that returns the write error (with `?`) instead of panicking.
 macro_rules! outln {
@@ -16,6 +17,16 @@ macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         write!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
+/// `writeln!` into a report being made as a `String`, which cannot fail:
+/// a report that may go to `--out` is made whole first, then printed or
+/// written at once.
+macro_rules! wln {
+    ($o:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($o, $($arg)*);
     }};
 }
 

@@ -38,6 +38,11 @@ pub enum SpecCommand {
     /// no case changes, 1 when some case changes, 2 when the draft cannot
     /// be loaded; the designer findings do not change it.
     ///
+    /// With --format html the same report is one page to open in a
+    /// browser, with pictures of what the draft changes (see --format); a
+    /// position the draft cannot read is drawn by the base's rules, and the
+    /// page says so.
+    ///
     /// With --accept --version X.Y --corpus DIR the draft becomes rules
     /// version X.Y: the data files of every family with a changed case get
     /// rules-version X.Y (written into the draft folder), changed cases are
@@ -54,6 +59,8 @@ pub enum SpecCommand {
     /// seams spec check draft
     ///
     /// Example: seams spec check draft --base-rev main
+    ///
+    /// Example: seams spec check draft --format html --out draft.html
     ///
     /// Example: seams spec check draft --accept --version 0.3 --corpus conformance/cases
     ///
@@ -125,9 +132,31 @@ pub struct CheckArgs {
     /// Plies of the opening audit run on every setup (1 to 4).
     #[arg(long, default_value_t = seams::draft::DEFAULT_AUDIT_PLIES)]
     plies: u32,
-    /// Print JSON instead of text.
-    #[arg(long)]
+    /// Report format: text; json (the report as data); or html, one
+    /// self-contained page (inline pictures, no scripts) that draws each
+    /// changed board before and after, each new opening-audit line, the
+    /// start of each variant whose fingerprint changed before and after,
+    /// and each changed case's position with the old and new answers.
+    #[arg(long, value_enum, default_value = "text")]
+    format: CheckFormat,
+    /// Print JSON instead of text: the same as --format json.
+    #[arg(long, conflicts_with = "format")]
     json: bool,
+    /// Write the report to this file instead of stdout: whole, or (when
+    /// the check fails) not at all.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// The formats of `seams spec check`.
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// Lines for a terminal, the summary first and last.
+    Text,
+    /// The report as data, for a script.
+    Json,
+    /// A page with pictures of what the draft changes.
+    Html,
 }
 
 #[derive(clap::Args)]
@@ -233,20 +262,8 @@ fn exit_if(found: bool) -> ExitCode {
 }
 
 fn check(a: CheckArgs) -> Result<ExitCode> {
-    if a.accept && a.corpus.is_none() {
-        bail!("--accept rewrites corpus files: give the corpus folder with --corpus DIR");
-    }
-    if a.plies == 0 || a.plies > seams::audit::MAX_PLIES {
-        bail!(
-            "--plies must be between 1 and {}, not {}",
-            seams::audit::MAX_PLIES,
-            a.plies
-        );
-    }
-    if let Some(into) = &a.into {
-        // Refused before --accept writes the draft or the corpus.
-        seams::draft::check_into(&a.dir, into)?;
-    }
+    let format = if a.json { CheckFormat::Json } else { a.format };
+    refuse_early(&a, format)?;
     let corpus = load_corpus(a.corpus.as_deref())?;
     let from_rev = match &a.base_rev {
         None => None,
@@ -266,21 +283,14 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
         (None, Some(dir)) => dir.display().to_string(),
         (None, None) => "the built-in spec".to_string(),
     };
-    let seams::draft::Checked {
-        draft, mut report, ..
-    } = match checked {
+    let mut checked = match checked {
         Ok(c) => c,
         // A draft that does not load is reported, not only refused: every
         // error of every file, with its line, in the report's own format.
         Err(e) => match e.load_errors() {
             Some(errors) => {
-                let summary = Summary::of_load_errors(&errors);
-                if a.json {
-                    let doc = seams::draft::CheckJson::of_load_errors(&a.dir, &base_name, errors);
-                    outln!("{}", serde_json::to_string_pretty(&doc)?);
-                } else {
-                    print_load_errors(&summary, &a.dir, &base_name, &errors)?;
-                }
+                let text = load_error_report(&a.dir, &base_name, errors, format)?;
+                super::write_out(a.out.as_deref(), &text)?;
                 return Ok(ExitCode::from(2));
             }
             None => {
@@ -289,10 +299,11 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
             }
         },
     };
-    report.base = base_name;
+    checked.report.base = base_name;
+    let (draft, report) = (&checked.draft, &checked.report);
     let accepted = match (a.accept, &a.version, &a.corpus) {
         (true, Some(v), Some(cd)) => Some(
-            seams::draft::accept(&draft, &report, cd, v)
+            seams::draft::accept(draft, report, cd, v)
                 .with_context(|| format!("accepting {} as rules {v}", a.dir.display()))?,
         ),
         _ => None,
@@ -304,27 +315,106 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
         ),
         _ => None,
     };
-    if a.json {
-        let doc = seams::draft::CheckJson::of_report(&report, accepted.as_ref(), released.as_ref());
-        outln!("{}", serde_json::to_string_pretty(&doc)?);
-    } else {
-        print_report(&report, a.full)?;
-        print_accepted(&report, accepted.as_ref(), released.as_ref())?;
-    }
+    let text = match format {
+        CheckFormat::Json => json_report(report, accepted.as_ref(), released.as_ref())?,
+        CheckFormat::Text => {
+            let mut o = String::new();
+            write_report(&mut o, report, a.full);
+            write_accepted(&mut o, report, accepted.as_ref(), released.as_ref());
+            o
+        }
+        CheckFormat::Html => seams::draft::html(&checked, &corpus)
+            .with_context(|| format!("drawing the report on {}", a.dir.display()))?,
+    };
+    super::write_out(a.out.as_deref(), &text)?;
     Ok(exit_if(
         accepted.is_none() && !report.corpus.changes.is_empty(),
     ))
 }
 
-fn print_report(report: &CheckReport, full: bool) -> Result<()> {
+/// The usage errors of `seams spec check`, found before the check runs
+/// and before --accept writes anything.
+fn refuse_early(a: &CheckArgs, format: CheckFormat) -> Result<()> {
+    if a.accept && format == CheckFormat::Html {
+        bail!(
+            "--accept reports what it writes as text or JSON, not as a page: draw the draft with \
+             --format html first, then accept it without"
+        );
+    }
+    if let Some(path) = &a.out {
+        super::check_writable_parent(path).with_context(|| format!("--out {}", path.display()))?;
+    }
+    if a.accept && a.corpus.is_none() {
+        bail!("--accept rewrites corpus files: give the corpus folder with --corpus DIR");
+    }
+    if a.plies == 0 || a.plies > seams::audit::MAX_PLIES {
+        bail!(
+            "--plies must be between 1 and {}, not {}",
+            seams::audit::MAX_PLIES,
+            a.plies
+        );
+    }
+    if let Some(into) = &a.into {
+        seams::draft::check_into(&a.dir, into)?;
+    }
+    Ok(())
+}
+
+/// The report as JSON (see `seams::draft::CheckJson` and its published
+/// schema): the report and what --accept and --into wrote.
+fn json_report(
+    report: &CheckReport,
+    accepted: Option<&Accepted>,
+    released: Option<&Released>,
+) -> Result<String> {
+    let doc = seams::draft::CheckJson::of_report(report, accepted, released);
+    let mut text = serde_json::to_string_pretty(&doc)?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// The report of a draft that does not load, in `format`: the summary and
+/// every error of every file.
+fn load_error_report(
+    spec: &Path,
+    base: &str,
+    errors: Vec<LoadError>,
+    format: CheckFormat,
+) -> Result<String> {
+    let summary = Summary::of_load_errors(&errors);
+    Ok(match format {
+        CheckFormat::Json => {
+            let doc = seams::draft::CheckJson::of_load_errors(spec, base, errors);
+            let mut text = serde_json::to_string_pretty(&doc)?;
+            text.push('\n');
+            text
+        }
+        CheckFormat::Html => {
+            seams::draft::load_errors_page(&spec.display().to_string(), base, &errors)
+        }
+        CheckFormat::Text => {
+            let mut o = String::new();
+            wln!(o, "{summary}");
+            wln!(o, "spec check: {} against {base}", spec.display());
+            wln!(o, "load errors:");
+            for e in &errors {
+                wln!(o, "  {e}");
+            }
+            wln!(o, "{summary}");
+            o
+        }
+    })
+}
+
+fn write_report(o: &mut String, report: &CheckReport, full: bool) {
     // The summary first, so that a long report starts with what changed,
     // and again last, where a terminal leaves the reader.
     let summary = report.summary();
-    outln!("{summary}");
-    outln!("spec check: {} against {}", report.spec, report.base);
+    wln!(o, "{summary}");
+    wln!(o, "spec check: {} against {}", report.spec, report.base);
     if full {
-        super::spec_report::print_geometry_rows(report)?;
-        outln!("initial positions under Φ:");
+        super::spec_report::write_geometry_rows(o, report);
+        wln!(o, "initial positions under Φ:");
         let mut t = Table::new(&[]).indent(2);
         for v in &report.variants {
             t.row([
@@ -337,56 +427,39 @@ fn print_report(report: &CheckReport, full: bool) -> Result<()> {
                 },
             ]);
         }
-        t.print()?;
-        super::spec_report::print_design(report)?;
-        super::spec_report::print_audits(report)?;
+        o.push_str(&t.render());
+        super::spec_report::write_design(o, report);
+        super::spec_report::write_audits(o, report);
     }
-    super::spec_report::print_fact_changes(report)?;
-    super::spec_report::print_fingerprints(report)?;
-    print_changes(&report.corpus)?;
-    super::spec_report::print_findings(report)?;
-    outln!("{summary}");
-    Ok(())
+    super::spec_report::write_fact_changes(o, report);
+    super::spec_report::write_fingerprints(o, report);
+    write_changes(o, &report.corpus);
+    super::spec_report::write_findings(o, report);
+    wln!(o, "{summary}");
 }
 
-/// The report of a draft that does not load: every error of every file,
-/// between the summary lines.
-fn print_load_errors(
-    summary: &Summary,
-    spec: &Path,
-    base: &str,
-    errors: &[LoadError],
-) -> Result<()> {
-    outln!("{summary}");
-    outln!("spec check: {} against {base}", spec.display());
-    outln!("load errors:");
-    for e in errors {
-        outln!("  {e}");
-    }
-    outln!("{summary}");
-    Ok(())
-}
-
-fn print_accepted(
+fn write_accepted(
+    o: &mut String,
     report: &CheckReport,
     accepted: Option<&Accepted>,
     released: Option<&Released>,
-) -> Result<()> {
+) {
     match accepted {
         None => {}
         Some(a) if a.narrowed.is_empty() && a.rewritten.is_empty() && a.removed.is_empty() => {
-            outln!(
+            wln!(
+                o,
                 "nothing to accept as rules {}: no case changes; nothing written",
                 a.version
             );
         }
         Some(a) => {
-            outln!("accepted as rules {}:", a.version);
+            wln!(o, "accepted as rules {}:", a.version);
             for f in &a.data_files {
-                outln!("  rules-version {} in {f}", a.version);
+                wln!(o, "  rules-version {} in {f}", a.version);
             }
             for f in &a.changelogs {
-                outln!("  changelog entry in {f}");
+                wln!(o, "  changelog entry in {f}");
             }
             // "Narrowed" in a designer's terms: the case stays, as a pin
             // of the old versions only. Some were listed above as changed;
@@ -403,7 +476,8 @@ fn print_accepted(
                 .iter()
                 .filter(|id| changed.contains(id.as_str()))
                 .count();
-            outln!(
+            wln!(
+                o,
                 "  {} cases now pin rules <{} only (narrowed): {} whose answers change, listed \
                  above, and {} that name the old rules version (saved games)",
                 a.narrowed.len(),
@@ -411,7 +485,8 @@ fn print_accepted(
                 listed,
                 a.narrowed.len() - listed
             );
-            outln!(
+            wln!(
+                o,
                 "  {} new cases with the draft's answers (NEEDS REVIEW), {} board cases rewritten \
                  (NEEDS REVIEW), {} board cases removed (cells no longer on the board)",
                 a.added.len(),
@@ -419,30 +494,31 @@ fn print_accepted(
                 a.removed.len()
             );
             for id in &a.removed {
-                outln!("  removed {id}");
+                wln!(o, "  removed {id}");
             }
         }
     }
     if let Some(r) = released {
-        outln!(
+        wln!(
+            o,
             "written into {}: {} files written, {} data files removed",
             r.into,
             r.written.len(),
             r.removed.len()
         );
         for f in &r.written {
-            outln!("  wrote {f}");
+            wln!(o, "  wrote {f}");
         }
         for f in &r.removed {
-            outln!("  removed {f}");
+            wln!(o, "  removed {f}");
         }
     }
-    Ok(())
 }
 
 /// The corpus run, with each changed case under the clauses it cites.
-fn print_changes(run: &CorpusRun) -> Result<()> {
-    outln!(
+fn write_changes(o: &mut String, run: &CorpusRun) {
+    wln!(
+        o,
         "corpus: {} cases checked, {} not applicable (rules range), {} unsupported, {} changed",
         run.checked,
         run.not_applicable,
@@ -454,18 +530,17 @@ fn print_changes(run: &CorpusRun) -> Result<()> {
     for c in &run.changes {
         by_clauses.entry(c.clauses.join(", ")).or_default().push(c);
     }
-    let one = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     for (clauses, cases) in by_clauses {
-        outln!("  [{clauses}]");
+        wln!(o, "  [{clauses}]");
         for c in cases {
-            outln!("    {}", c.id);
-            outln!("      {} → {}", one(&c.old), one(&c.new));
-            if !c.detail.is_empty() {
-                outln!("      {}", one(&c.detail));
+            wln!(o, "    {}", c.id);
+            wln!(o, "      {}", c.answers());
+            let detail = c.detail_line();
+            if !detail.is_empty() {
+                wln!(o, "      {detail}");
             }
         }
     }
-    Ok(())
 }
 
 fn gate(book: &Rulebook, a: GateArgs) -> Result<ExitCode> {
@@ -478,7 +553,9 @@ fn gate(book: &Rulebook, a: GateArgs) -> Result<ExitCode> {
     if a.json {
         outln!("{}", serde_json::to_string_pretty(&run)?);
     } else {
-        print_changes(&run)?;
+        let mut o = String::new();
+        write_changes(&mut o, &run);
+        out!("{o}");
         outln!(
             "gate: {}",
             if run.changes.is_empty() {

@@ -1,9 +1,9 @@
 //! The text of `seams spec check`: the boards, the designer findings and
-//! the opening audits, one printer per part.
+//! the opening audits, one writer per part, each adding its lines to the
+//! report (which is printed, or written to `--out`, whole).
 
 use std::collections::BTreeMap;
 
-use anyhow::Result;
 use seams::design::Colouring;
 use seams::draft::{CheckReport, DesignRow};
 use seams::rules::design_facts::{DropFacts, PawnFacts};
@@ -17,8 +17,8 @@ fn histogram(h: &BTreeMap<usize, usize>) -> String {
         .join(", ")
 }
 
-pub fn print_geometry_rows(report: &CheckReport) -> Result<()> {
-    outln!("boards:");
+pub fn write_geometry_rows(o: &mut String, report: &CheckReport) {
+    wln!(o, "boards:");
     let mut t = Table::new(&[
         Align::Left,
         Align::Right,
@@ -56,11 +56,11 @@ pub fn print_geometry_rows(report: &CheckReport) -> Result<()> {
             histogram(&b.bishop_reach),
         ]);
     }
-    t.print()?;
-    print_solid_rows(report)
+    o.push_str(&t.render());
+    write_solid_rows(o, report);
 }
 
-fn print_solid_rows(report: &CheckReport) -> Result<()> {
+fn write_solid_rows(o: &mut String, report: &CheckReport) {
     for t in &report.solids {
         let sizes: Vec<String> = t.facts.rank_sizes.iter().map(|n| n.to_string()).collect();
         let bindings: Vec<String> = t
@@ -72,7 +72,8 @@ fn print_solid_rows(report: &CheckReport) -> Result<()> {
                 format!("{} ({} cells, {ranks} ranks)", b.parity, b.cells)
             })
             .collect();
-        outln!(
+        wln!(
+            o,
             "  {} {} of side {}: {} cells; rank sizes {}",
             t.board,
             t.shape,
@@ -80,57 +81,62 @@ fn print_solid_rows(report: &CheckReport) -> Result<()> {
             t.facts.cells,
             sizes.join(" ")
         );
-        outln!(
+        wln!(
+            o,
             "    rook reach (destinations: cells) {}",
             histogram(&t.facts.rook_reach)
         );
-        outln!(
+        wln!(
+            o,
             "    bishop reach (destinations: cells) {}",
             histogram(&t.facts.bishop_reach)
         );
-        outln!("    bishop bindings {}", bindings.join(", "));
-        outln!(
+        wln!(o, "    bishop bindings {}", bindings.join(", "));
+        wln!(
+            o,
             "    most open directions: gold {}, silver {}",
             t.facts.gold_open_directions,
             t.facts.silver_open_directions
         );
     }
-    Ok(())
 }
 
 /// One line per variant under `heading`, the variant names aligned.
 fn per_variant(
+    o: &mut String,
     report: &CheckReport,
     heading: &str,
     what: impl Fn(&DesignRow) -> String,
-) -> Result<()> {
-    outln!("{heading}");
+) {
+    wln!(o, "{heading}");
     let mut t = Table::new(&[]).indent(2);
     for d in &report.design {
         t.row([d.variant.clone(), what(d)]);
     }
-    t.print()?;
-    Ok(())
+    o.push_str(&t.render());
 }
 
-pub fn print_design(report: &CheckReport) -> Result<()> {
-    per_variant(report, "bishop colours (GEO-I2):", bishop_colours)?;
+pub fn write_design(o: &mut String, report: &CheckReport) {
+    per_variant(o, report, "bishop colours (GEO-I2):", bishop_colours);
     per_variant(
+        o,
         report,
         "pawn paths to promotion on the empty board:",
         pawn_paths,
-    )?;
+    );
     per_variant(
+        o,
         report,
         "drops where the piece can never move:",
         immobile_drops,
-    )?;
+    );
     per_variant(
+        o,
         report,
         "promotion zones and drop restrictions under Φ:",
         mirrored,
-    )?;
-    print_all_findings(report)
+    );
+    write_all_findings(o, report);
 }
 
 fn mirrored(d: &DesignRow) -> String {
@@ -157,53 +163,56 @@ fn mirrored(d: &DesignRow) -> String {
 
 /// Every design finding of the draft, counted, one per line (the full
 /// report's absolute table).
-fn print_all_findings(report: &CheckReport) -> Result<()> {
+fn write_all_findings(o: &mut String, report: &CheckReport) {
     let findings = report.design_findings();
-    outln!("design findings: {}", findings.len());
+    wln!(o, "design findings: {}", findings.len());
     for f in &findings {
-        outln!("  {f}");
+        wln!(o, "  {f}");
     }
-    Ok(())
 }
 
 /// The findings against the base's: each new one and each gone one; the
 /// ones the base has too, counted.
-pub fn print_findings(report: &CheckReport) -> Result<()> {
+pub fn write_findings(o: &mut String, report: &CheckReport) {
     let f = &report.findings;
-    outln!(
+    wln!(
+        o,
         "findings: {} new, {} gone, {} as in the base",
         f.new.len(),
         f.gone.len(),
         f.unchanged.len()
     );
     for line in &f.new {
-        outln!("  new: {line}");
+        wln!(o, "  new: {line}");
     }
     for line in &f.gone {
-        outln!("  gone: {line}");
+        wln!(o, "  gone: {line}");
     }
-    Ok(())
 }
 
 /// The derived facts that differ from the base's, kind by kind; a kind
 /// with no difference is one line.
-pub fn print_fact_changes(report: &CheckReport) -> Result<()> {
-    outln!("facts:");
+pub fn write_fact_changes(o: &mut String, report: &CheckReport) {
+    wln!(o, "facts:");
     for d in &report.fact_changes {
         if d.lines.is_empty() {
-            outln!("  {}: {} unchanged", d.kind, d.unchanged);
+            wln!(o, "  {}: {} unchanged", d.kind, d.unchanged);
             continue;
         }
-        outln!(
+        wln!(
+            o,
             "  {}: {} changed, {} unchanged",
             d.kind,
             d.changed_rows(),
             d.unchanged
         );
-        let text: Vec<(String, String)> = d.lines.iter().map(fact_line).collect();
-        print_capped(&text)?;
+        let lines: Vec<(String, String)> = d
+            .lines
+            .iter()
+            .map(|l| (fact_list(l), l.to_string()))
+            .collect();
+        write_capped(o, &lines);
     }
-    Ok(())
 }
 
 /// The most lines of one list (the items one field gained, the actions
@@ -211,37 +220,19 @@ pub fn print_fact_changes(report: &CheckReport) -> Result<()> {
 /// and `--format json` or `--format html` list them all.
 const SHOWN_PER_LIST: usize = 8;
 
-/// One fact line as (the list it belongs to, its text). Items a list
-/// gained or lost belong to that field's list; every other line stands
-/// alone.
-fn fact_line(l: &seams::draft::FactLine) -> (String, String) {
+/// The list a fact line belongs to: the items one field gained, the items
+/// it lost, or the same field of the items of one list (each pawn's
+/// moves); empty for a line that stands alone.
+fn fact_list(l: &seams::draft::FactLine) -> String {
     use seams::draft::FactLine;
     match l {
-        FactLine::Added { key } => (String::new(), format!("{key}: new")),
-        FactLine::Removed { key } => (String::new(), format!("{key}: gone")),
-        FactLine::Changed {
-            key,
-            field,
-            old,
-            new,
-        } => (
-            // The same field of the items of one list (each pawn's moves)
-            // is one list too.
-            if field.contains('[') {
-                format!("{key}: {}", unlabelled(field))
-            } else {
-                String::new()
-            },
-            format!("{key}: {field}: {old} → {new}"),
-        ),
-        FactLine::Gained { key, field, item } => (
-            format!("{key}: {field}: +"),
-            format!("{key}: {field}: + {item}"),
-        ),
-        FactLine::Lost { key, field, item } => (
-            format!("{key}: {field}: −"),
-            format!("{key}: {field}: − {item}"),
-        ),
+        FactLine::Added { .. } | FactLine::Removed { .. } => String::new(),
+        FactLine::Changed { key, field, .. } if field.contains('[') => {
+            format!("{key}: {}", unlabelled(field))
+        }
+        FactLine::Changed { .. } => String::new(),
+        FactLine::Gained { key, field, .. } => format!("{key}: {field}: +"),
+        FactLine::Lost { key, field, .. } => format!("{key}: {field}: −"),
     }
 }
 
@@ -263,9 +254,9 @@ fn unlabelled(field: &str) -> String {
     out
 }
 
-/// Lines under a heading, at most [`SHOWN_PER_LIST`] of each list in a
-/// row, the rest counted in one line.
-fn print_capped(lines: &[(String, String)]) -> Result<()> {
+/// (list, text) lines under a heading, at most [`SHOWN_PER_LIST`] of each
+/// list in a row, the rest counted in one line.
+fn write_capped(o: &mut String, lines: &[(String, String)]) {
     let mut i = 0;
     while i < lines.len() {
         let list = &lines[i].0;
@@ -275,17 +266,17 @@ fn print_capped(lines: &[(String, String)]) -> Result<()> {
             lines[i..].iter().take_while(|(l, _)| l == list).count()
         };
         for (_, text) in &lines[i..i + run.min(SHOWN_PER_LIST)] {
-            outln!("    {text}");
+            wln!(o, "    {text}");
         }
         if run > SHOWN_PER_LIST {
-            outln!(
+            wln!(
+                o,
                 "    {list} … and {} more (--format json lists them all)",
                 run - SHOWN_PER_LIST
             );
         }
         i += run;
     }
-    Ok(())
 }
 
 fn bishop_colours(d: &DesignRow) -> String {
@@ -375,11 +366,11 @@ fn immobile_drops(d: &DesignRow) -> String {
     }
 }
 
-pub fn print_audits(report: &CheckReport) -> Result<()> {
+pub fn write_audits(o: &mut String, report: &CheckReport) {
     let Some(plies) = report.audits.first().map(|a| a.plies) else {
-        return Ok(());
+        return;
     };
-    outln!("opening audit of every setup ({plies} plies):");
+    wln!(o, "opening audit of every setup ({plies} plies):");
     // Each variant's summary is followed by its lines, so the names are
     // padded here rather than through a Table.
     let width = report
@@ -389,7 +380,8 @@ pub fn print_audits(report: &CheckReport) -> Result<()> {
         .max();
     for r in &report.audits {
         let count = |x: Option<usize>| x.map_or("n/a".to_string(), |n| n.to_string());
-        outln!(
+        wln!(
+            o,
             "  {:<width$}  checks {}, forced mates {}, shield lines {}, attacked pieces {}",
             r.variant,
             r.checks.len(),
@@ -398,21 +390,21 @@ pub fn print_audits(report: &CheckReport) -> Result<()> {
             count(r.attacked.as_ref().map(Vec::len)),
             width = width.unwrap_or(0)
         );
-        print_audit_lines(r)?;
+        write_audit_lines(o, r);
     }
-    Ok(())
 }
 
-fn print_audit_lines(r: &seams::audit::Report) -> Result<()> {
+fn write_audit_lines(o: &mut String, r: &seams::audit::Report) {
     for line in &r.checks {
         let mate = if line.mate { "  checkmate" } else { "" };
-        outln!("    check: {}{mate}", line.moves.join(" "));
+        wln!(o, "    check: {}{mate}", line.moves.join(" "));
     }
     for m in &r.mates {
-        outln!("    mate in {}: {}", m.mate_in, m.line.join(" "));
+        wln!(o, "    mate in {}: {}", m.mate_in, m.line.join(" "));
     }
     for l in r.shields.iter().flatten() {
-        outln!(
+        wln!(
+            o,
             "    {} {}{} shield {}{} slider {}{}",
             match l.kind {
                 seams::rules::audit_facts::ShieldKind::Pin => "pin",
@@ -431,54 +423,36 @@ fn print_audit_lines(r: &seams::audit::Report) -> Result<()> {
             x.by.iter()
                 .map(|b| format!("{}{}", b.piece, b.cell))
                 .collect();
-        outln!(
+        wln!(
+            o,
             "    attacked {}{} by {}",
             x.target.piece,
             x.target.cell,
             by.join(" ")
         );
     }
-    Ok(())
 }
 
 /// The fingerprints that differ from the built-in spec's, with the first
 /// actions whose counts differ; the unchanged ones in one line.
-pub fn print_fingerprints(report: &CheckReport) -> Result<()> {
-    let counts = |p: &Option<Vec<u64>>| match p {
-        None => "absent".to_string(),
-        Some(p) => p.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
-    };
-    let count = |n: &Option<u64>| n.map_or("absent".to_string(), |n| n.to_string());
+pub fn write_fingerprints(o: &mut String, report: &CheckReport) {
     let changed = &report.fingerprint_changes;
-    outln!(
+    wln!(
+        o,
         "fingerprints (perft of each start to depth {}, against {}): {} changed, {} unchanged",
         seams::draft::FINGERPRINT_DEPTH,
         report.base,
         changed.len(),
-        report
-            .fingerprints
-            .len()
-            .saturating_sub(changed.iter().filter(|c| c.perft.1.is_some()).count())
+        report.unchanged_fingerprints()
     );
     for c in changed {
-        outln!(
-            "  {}: perft {} → {}",
-            c.variant,
-            counts(&c.perft.0),
-            counts(&c.perft.1)
-        );
+        wln!(o, "  {}: {}", c.variant, c.perft_line());
         let list = format!("{}: divide", c.variant);
         let lines: Vec<(String, String)> = c
-            .divide
-            .iter()
-            .map(|(action, old, new)| {
-                (
-                    list.clone(),
-                    format!("{action}: {} → {}", count(old), count(new)),
-                )
-            })
+            .divide_lines()
+            .into_iter()
+            .map(|line| (list.clone(), line))
             .collect();
-        print_capped(&lines)?;
+        write_capped(o, &lines);
     }
-    Ok(())
 }

@@ -40,7 +40,8 @@ pub struct Panel {
 }
 
 impl Figure {
-    fn add(&mut self, drawn: Result<Panel, String>) {
+    /// Adds a drawn picture, or the sentence saying why there is none.
+    pub fn add(&mut self, drawn: Result<Panel, String>) {
         match drawn {
             Ok(p) => self.panels.push(p),
             Err(why) => self.notes.push(why),
@@ -52,16 +53,22 @@ impl Figure {
 /// stay visible on a crowded position.
 const AGREED_SHOWN: usize = 60;
 
-/// The picture for one case's outcome: `None` for passing cases, engine
-/// errors, and cases with no position to draw (geometry and records).
-pub fn figure(case: &Case, outcome: &Outcome, variants: &[&dyn Variant]) -> Option<Figure> {
-    let Outcome::Fail {
-        expected, actual, ..
-    } = outcome
-    else {
-        return None;
-    };
-    let (variant, place, marks, caption) = match &case.check {
+/// A case's position with the difference between two answers marked on
+/// it: what [`figure`] draws for a failing case, and what `seams spec
+/// check --format html` draws for a case a rules draft changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marked<'c> {
+    pub variant: &'c str,
+    pub place: &'c Place,
+    pub actions: Vec<(String, MarkKind)>,
+    pub caption: String,
+}
+
+/// The marks for a case whose `expected` answer differs from the `actual`
+/// one: `None` for the checks whose answer is no set of actions on one
+/// position (a position after moves, a record, the board's geometry).
+pub fn failure_marks<'c>(case: &'c Case, expected: &str, actual: &str) -> Option<Marked<'c>> {
+    let (variant, place, actions, caption) = match &case.check {
         Check::LegalActions {
             variant,
             at,
@@ -146,44 +153,14 @@ pub fn figure(case: &Case, outcome: &Outcome, variants: &[&dyn Variant]) -> Opti
             Vec::new(),
             format!("perft({depth}) from this position: expected {expected}, got {actual}"),
         ),
-        Check::Play { variant, at, .. } => {
-            let mut figure = Figure::default();
-            figure.add(draw(
-                variant,
-                at,
-                Vec::new(),
-                "expected: the position after the case's moves".to_string(),
-                variants,
-            ));
-            // The engine's own position, when it gave a different one.
-            let theirs = serde_json::from_str::<serde_json::Value>(actual)
-                .ok()
-                .and_then(|v| v.get("position").and_then(|p| p.as_str()).map(String::from));
-            let ours = serde_json::from_str::<serde_json::Value>(expected)
-                .ok()
-                .and_then(|v| v.get("position").and_then(|p| p.as_str()).map(String::from));
-            if let Some(text) = theirs.filter(|t| Some(t) != ours.as_ref()) {
-                let place = Place {
-                    position: Some(text),
-                    moves: Vec::new(),
-                };
-                figure.add(draw(
-                    variant,
-                    &place,
-                    Vec::new(),
-                    "actual: the position the engine reached".to_string(),
-                    variants,
-                ));
-            }
-            return Some(figure);
-        }
         Check::Keys { variant, a, .. } => (
             variant,
             a,
             Vec::new(),
             "the first of the two positions compared".to_string(),
         ),
-        Check::Record { .. }
+        Check::Play { .. }
+        | Check::Record { .. }
         | Check::Invariants { .. }
         | Check::Walk { .. }
         | Check::Reach { .. }
@@ -194,9 +171,69 @@ pub fn figure(case: &Case, outcome: &Outcome, variants: &[&dyn Variant]) -> Opti
         | Check::SolidFacts { .. }
         | Check::BoardFile { .. } => return None,
     };
+    Some(Marked {
+        variant,
+        place,
+        actions,
+        caption,
+    })
+}
+
+/// The picture for one case's outcome: `None` for passing cases, engine
+/// errors, and cases with no position to draw (geometry and records).
+pub fn figure(case: &Case, outcome: &Outcome, variants: &[&dyn Variant]) -> Option<Figure> {
+    let Outcome::Fail {
+        expected, actual, ..
+    } = outcome
+    else {
+        return None;
+    };
+    if let Check::Play { variant, at, .. } = &case.check {
+        return Some(play_figure(variant, at, expected, actual, variants));
+    }
+    let m = failure_marks(case, expected, actual)?;
     let mut figure = Figure::default();
-    figure.add(draw(variant, place, marks, caption, variants));
+    figure.add(draw(m.variant, m.place, m.actions, m.caption, variants));
     Some(figure)
+}
+
+/// A wrong position after moves: the expected one, and the engine's own
+/// when it gave a different one.
+fn play_figure(
+    variant: &str,
+    at: &Place,
+    expected: &str,
+    actual: &str,
+    variants: &[&dyn Variant],
+) -> Figure {
+    let mut figure = Figure::default();
+    figure.add(draw(
+        variant,
+        at,
+        Vec::new(),
+        "expected: the position after the case's moves".to_string(),
+        variants,
+    ));
+    let position = |json: &str| {
+        serde_json::from_str::<serde_json::Value>(json)
+            .ok()
+            .and_then(|v| v.get("position").and_then(|p| p.as_str()).map(String::from))
+    };
+    let (ours, theirs) = (position(expected), position(actual));
+    if let Some(text) = theirs.filter(|t| Some(t) != ours.as_ref()) {
+        let place = Place {
+            position: Some(text),
+            moves: Vec::new(),
+        };
+        figure.add(draw(
+            variant,
+            &place,
+            Vec::new(),
+            "actual: the position the engine reached".to_string(),
+            variants,
+        ));
+    }
+    figure
 }
 
 fn draw(
@@ -216,12 +253,37 @@ fn draw(
     let marks = Marks {
         from: None,
         actions,
-        caption: Some(caption.clone()),
+        caption: Some(caption),
         ..Marks::default()
     };
-    match render_svg(*v, &at, &marks) {
+    panel(*v, &at, &marks)
+}
+
+/// One picture of `at` with `marks`, captioned with the marks' caption;
+/// or, when it cannot be drawn, a sentence saying why.
+pub fn panel(v: &dyn Variant, at: &At, marks: &Marks) -> Result<Panel, String> {
+    let caption = marks.caption.clone().unwrap_or_default();
+    match render_svg(v, at, marks) {
         Ok(svg) => Ok(Panel { svg, caption }),
         Err(e) => Err(format!("{caption}: cannot be drawn: {e}")),
+    }
+}
+
+/// Writes a figure's pictures, each a `<figure>` labelled with its
+/// caption, and a line for each picture that could not be drawn.
+pub fn write_figure(s: &mut String, figure: &Figure) {
+    for panel in &figure.panels {
+        // The caption is drawn inside the SVG too, so that the picture
+        // keeps it when saved on its own.
+        let _ = writeln!(
+            s,
+            "<figure aria-label=\"{}\">\n{}\n</figure>",
+            esc(&panel.caption),
+            panel.svg
+        );
+    }
+    for note in &figure.notes {
+        let _ = writeln!(s, "<p class=\"meta\">No picture: {}</p>", esc(note));
     }
 }
 
@@ -340,19 +402,7 @@ impl Report<'_> {
                 let _ = writeln!(s, "<pre>{}</pre>", esc(&r.outcome.message()));
             }
             if let Some(figure) = figures.get(i).and_then(|f| f.as_ref()) {
-                for panel in &figure.panels {
-                    // The caption is drawn inside the SVG too, so that the
-                    // picture keeps it when saved on its own.
-                    let _ = writeln!(
-                        s,
-                        "<figure aria-label=\"{}\">\n{}\n</figure>",
-                        esc(&panel.caption),
-                        panel.svg
-                    );
-                }
-                for note in &figure.notes {
-                    let _ = writeln!(s, "<p class=\"meta\">No picture: {}</p>", esc(note));
-                }
+                write_figure(&mut s, figure);
             }
             let _ = writeln!(s, "</section>");
         }

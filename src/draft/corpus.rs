@@ -32,6 +32,23 @@ pub struct Change {
     pub detail: String,
 }
 
+impl Change {
+    /// `old → new` on one line: the answers are JSON or words, and their
+    /// line breaks carry nothing.
+    pub fn answers(&self) -> String {
+        format!("{} → {}", one_line(&self.old), one_line(&self.new))
+    }
+
+    /// The runner's detail on one line; empty when it gave none.
+    pub fn detail_line(&self) -> String {
+        one_line(&self.detail)
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The corpus run against a spec.
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct CorpusRun {

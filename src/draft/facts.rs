@@ -52,20 +52,42 @@ pub struct FactDiff {
     pub lines: Vec<FactLine>,
 }
 
+/// A line as `seams spec check` prints it: `key: field: old → new`,
+/// `key: field: + item` and so on; the HTML page shows the same words.
+impl std::fmt::Display for FactLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FactLine::Added { key } => write!(f, "{key}: new"),
+            FactLine::Removed { key } => write!(f, "{key}: gone"),
+            FactLine::Changed {
+                key,
+                field,
+                old,
+                new,
+            } => write!(f, "{key}: {field}: {old} → {new}"),
+            FactLine::Gained { key, field, item } => write!(f, "{key}: {field}: + {item}"),
+            FactLine::Lost { key, field, item } => write!(f, "{key}: {field}: − {item}"),
+        }
+    }
+}
+
+impl FactLine {
+    /// The row the line is about (a board or a variant).
+    pub fn key(&self) -> &str {
+        match self {
+            FactLine::Added { key }
+            | FactLine::Removed { key }
+            | FactLine::Changed { key, .. }
+            | FactLine::Gained { key, .. }
+            | FactLine::Lost { key, .. } => key,
+        }
+    }
+}
+
 impl FactDiff {
     /// Rows that differ (added, removed or changed).
     pub fn changed_rows(&self) -> usize {
-        let mut keys: Vec<&str> = self
-            .lines
-            .iter()
-            .map(|l| match l {
-                FactLine::Added { key }
-                | FactLine::Removed { key }
-                | FactLine::Changed { key, .. }
-                | FactLine::Gained { key, .. }
-                | FactLine::Lost { key, .. } => key.as_str(),
-            })
-            .collect();
+        let mut keys: Vec<&str> = self.lines.iter().map(FactLine::key).collect();
         keys.dedup();
         keys.len()
     }

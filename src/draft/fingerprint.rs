@@ -59,6 +59,31 @@ pub struct FingerprintChange {
     pub divide: Vec<(String, Option<u64>, Option<u64>)>,
 }
 
+impl FingerprintChange {
+    /// `perft 25 630 18710 → 31 929 31284`, `absent` for a side without
+    /// the variant.
+    pub fn perft_line(&self) -> String {
+        let counts = |p: &Option<Vec<u64>>| match p {
+            None => "absent".to_string(),
+            Some(p) => p.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
+        };
+        format!(
+            "perft {} → {}",
+            counts(&self.perft.0),
+            counts(&self.perft.1)
+        )
+    }
+
+    /// One `a1-a2: 707 → 1025` line per first action whose count differs.
+    pub fn divide_lines(&self) -> Vec<String> {
+        let count = |n: &Option<u64>| n.map_or("absent".to_string(), |n| n.to_string());
+        self.divide
+            .iter()
+            .map(|(action, old, new)| format!("{action}: {} → {}", count(old), count(new)))
+            .collect()
+    }
+}
+
 /// The variants whose fingerprints differ, by name; variants only one
 /// side has count as changed.
 pub fn compare(base: &[Fingerprint], draft: &[Fingerprint]) -> Vec<FingerprintChange> {

@@ -11,8 +11,9 @@
 //! Each step a draft goes through has its own file, so that one can be
 //! read without the others: `load` builds the draft, `report` is what
 //! `seams spec check` finds in it, `corpus` runs the corpus against a
-//! spec (for `check`, `gate` and `accept` alike), `accept` writes a new
-//! rules version and `mirror` copies a draft into another spec folder.
+//! spec (for `check`, `gate` and `accept` alike), `html` draws the report
+//! as a page, `accept` writes a new rules version and `mirror` copies a
+//! draft into another spec folder.
 //! What they share (the family folders and the one error) is kept here.
 
 mod accept;
@@ -20,6 +21,7 @@ mod base_rev;
 mod corpus;
 mod facts;
 mod fingerprint;
+mod html;
 mod json;
 mod load;
 mod mirror;
@@ -33,6 +35,7 @@ pub use base_rev::spec_at_rev;
 pub use corpus::{Change, CorpusRun, gate, run_corpus};
 pub use facts::{FactDiff, FactLine, diff_rows};
 pub use fingerprint::{FINGERPRINT_DEPTH, Fingerprint, FingerprintChange, compare, fingerprint};
+pub use html::{html, load_errors_page};
 pub use json::{Changes, CheckJson, SCHEMA_FILE, Tables, schemas};
 pub use load::{Draft, FamilyFiles, LoadError};
 pub use mirror::{Released, check_into, write_into};

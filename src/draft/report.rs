@@ -136,6 +136,16 @@ impl CheckReport {
         }
     }
 
+    /// The draft's fingerprints equal to the base's.
+    pub fn unchanged_fingerprints(&self) -> usize {
+        let changed = self
+            .fingerprint_changes
+            .iter()
+            .filter(|c| c.perft.1.is_some())
+            .count();
+        self.fingerprints.len().saturating_sub(changed)
+    }
+
     /// Whether every variant whose family can say is exchange-symmetric.
     pub fn symmetric(&self) -> bool {
         self.variants
@@ -522,6 +532,14 @@ pub fn check_against(
     })
 }
 
+/// The kinds of [`CheckReport::fact_changes`] whose rows are boards (flat
+/// charts, then tetrahedral ones): the HTML page draws each changed one.
+pub const BOARD_FACTS: [&str; 2] = ["boards", "tetrahedral boards"];
+
+/// The kind of [`CheckReport::fact_changes`] that compares the opening
+/// audits: the HTML page draws each new line.
+pub const AUDIT_FACTS: &str = "opening audits";
+
 /// Every derived fact of one spec, as `seams spec check` compares them.
 struct Facts {
     boards: Vec<BoardRow>,
@@ -557,14 +575,8 @@ impl Facts {
     fn diff(&self, draft: &Facts) -> Vec<super::FactDiff> {
         use super::diff_rows;
         vec![
-            diff_rows("boards", "board", &[], &self.boards, &draft.boards),
-            diff_rows(
-                "tetrahedral boards",
-                "board",
-                &[],
-                &self.solids,
-                &draft.solids,
-            ),
+            diff_rows(BOARD_FACTS[0], "board", &[], &self.boards, &draft.boards),
+            diff_rows(BOARD_FACTS[1], "board", &[], &self.solids, &draft.solids),
             diff_rows(
                 "exchange symmetry of the starts",
                 "variant",
@@ -580,7 +592,7 @@ impl Facts {
                 &draft.design,
             ),
             diff_rows(
-                "opening audits",
+                AUDIT_FACTS,
                 "variant",
                 &["rules"],
                 &self.audits,

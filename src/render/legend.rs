@@ -11,7 +11,7 @@ use crate::rules::drawing::Diagram;
 use super::cells::{draw_arrow, draw_facing, piece_colours, zone_colour};
 use super::svg::{Anchor, Canvas};
 use super::{
-    CHAR, ICON, LEGEND_FONT, LINE, Layout, MarkKind, Overlay, PAD, TITLE, ZoneStyle, tetra,
+    CHAR, FRAMED, ICON, LEGEND_FONT, LINE, Layout, MarkKind, Overlay, PAD, TITLE, ZoneStyle, tetra,
 };
 
 /// One legend line's icon.
@@ -207,6 +207,12 @@ pub(super) fn items(
             } else {
                 format!("moves from {f}: none")
             },
+        ));
+    }
+    for (cell, words) in &o.framed {
+        items.push(Item::Line(
+            Some(Icon::Frame(FRAMED)),
+            format!("{cell}: {words}"),
         ));
     }
     for kind in MarkKind::ALL {

@@ -46,6 +46,10 @@ pub struct Marks {
     /// Draw the board half a turn round, as the second player sees it
     /// (text stays upright; the legend is not turned).
     pub flip: bool,
+    /// Cells framed in violet, each with the words the legend gives it:
+    /// the pieces of a line that is no action (an audit's king, shield
+    /// and slider, say), which action marks would misname.
+    pub framed: Vec<(String, String)>,
 }
 
 /// What is drawn over a [`Diagram`], already placed on its cells: for a
@@ -63,6 +67,9 @@ pub struct Overlay {
     pub caption: Option<String>,
     /// Draw the board half a turn round (see [`Marks::flip`]).
     pub flip: bool,
+    /// Framed cells, canonical names, with their legend words (see
+    /// [`Marks::framed`]).
+    pub framed: Vec<(String, String)>,
 }
 
 /// How an action mark is drawn.
@@ -143,6 +150,14 @@ pub fn render_svg(variant: &dyn Variant, at: &At, marks: &Marks) -> Result<Strin
         flip: marks.flip,
         ..Overlay::default()
     };
+    for (cell, words) in &marks.framed {
+        // A cell the board lacks spoils nothing: it is listed, like an
+        // action that cannot be placed.
+        match canonical_cell(&diagram.board, cell) {
+            Ok(c) => overlay.framed.push((c, words.clone())),
+            Err(e) => overlay.unplaced.push(format!("{cell} ({})", e.reason)),
+        }
+    }
     for ((text, kind), result) in marks.actions.iter().zip(found) {
         match result {
             Ok(m) => overlay.marks.push((m, *kind)),
@@ -233,6 +248,10 @@ struct Layout {
     legend: Vec<(Icon, String)>,
 }
 
+/// The colour of [`Marks::framed`] cells: apart from the origin's orange
+/// and the marks' green, blue and red.
+const FRAMED: &str = "#8e24aa";
+
 /// The smallest cell any layout draws, so that a piece's letter reads at
 /// a glance on every board and every rank of the tetrahedron.
 pub const MIN_CELL: f64 = 34.0;
@@ -276,6 +295,20 @@ fn draw(d: &Diagram, o: &Overlay) -> String {
             "#ff9800",
             3.0,
         );
+    }
+    for (cell, _) in &o.framed {
+        if let Some(sq) = layout.cells.get(cell) {
+            // Inset further than the origin's frame, so that a cell that
+            // is both shows both.
+            board.rect_with(
+                sq.x + 4.5,
+                sq.y + 4.5,
+                sq.size - 9.0,
+                sq.size - 9.0,
+                &format!("data-framed=\"{}\"", svg::escape(cell)),
+                &format!("fill=\"none\" stroke=\"{FRAMED}\" stroke-width=\"3\""),
+            );
+        }
     }
     for p in &d.pieces {
         if let Some(sq) = layout.cells.get(&p.cell) {

@@ -101,7 +101,7 @@ fn chromedriver() -> PathBuf {
 }
 
 /// What is missing to run the trials, if anything.
-fn missing_tools() -> Option<String> {
+pub fn missing_tools() -> Option<String> {
     let gone: Vec<String> = [chromium(), chromedriver()]
         .iter()
         .filter(|p| !p.is_file())
@@ -199,7 +199,10 @@ impl Harness {
     }
 }
 
-fn run(steps: Steps) -> Outcome {
+/// Runs `steps` on the one browser page, starting the browser (and the
+/// server) for the first trial that needs them; other trials of the
+/// harness (`spec_html.rs`) share it.
+pub fn run<F: Future<Output = Outcome>>(steps: impl FnOnce(Page) -> F) -> Outcome {
     // One browser, one page: the trials take turns (the other trials of
     // the harness go on beside them).
     static ONE_PAGE: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -221,13 +224,13 @@ fn run(steps: Steps) -> Outcome {
 
 /// The page under test, with the steps a player takes.
 #[derive(Clone)]
-struct Page {
-    client: Client,
+pub struct Page {
+    pub client: Client,
     base: String,
     downloads: PathBuf,
 }
 
-fn fail(e: impl std::fmt::Display) -> Failed {
+pub fn fail(e: impl std::fmt::Display) -> Failed {
     e.to_string().into()
 }
 
@@ -247,13 +250,12 @@ impl Page {
     }
 
     /// Evaluates `script` (a function body) in the page.
-    async fn js(&self, script: &str) -> Result<Value, Failed> {
+    pub async fn js(&self, script: &str) -> Result<Value, Failed> {
         self.client.execute(script, vec![]).await.map_err(fail)
     }
 
-    /// Waits up to 20 s for `script` to return true, then for the page to
-    /// be idle.
-    async fn until(&self, what: &str, script: &str) -> Outcome {
+    /// Waits up to 20 s for `script` to return true.
+    pub async fn until(&self, what: &str, script: &str) -> Outcome {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             if self.js(script).await? == Value::Bool(true) {

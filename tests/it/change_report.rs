@@ -6,13 +6,17 @@
 
 use std::path::Path;
 
+use crate::common::drafts::{edit, klein_14, scratch, swapped_mobius};
 use crate::common::seams;
-use crate::spec_workflow::{edit, klein_14, p, scratch, swapped_mobius};
 use seams::draft::Summary;
 
 /// How many lines of the report a designer is promised to find the
 /// summary in (#32): it is the first.
 const SUMMARY_WITHIN: usize = 15;
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
 
 /// The counts of a draft that loads.
 fn counts(cases: usize, fact_rows: usize, fingerprints: usize, new: usize, gone: usize) -> Summary {

@@ -37,6 +37,7 @@ mod runner;
 mod serve;
 mod shogi;
 mod spec;
+mod spec_html;
 mod spec_workflow;
 mod tetra;
 mod tidy;

@@ -78,6 +78,35 @@ fn count(svg: &str, needle: &str) -> usize {
     svg.matches(needle).count()
 }
 
+/// Framed cells (an audit line's pieces) get a frame each, labelled with
+/// their cell, and a legend line with the caller's words; a cell the
+/// board lacks is listed, not drawn, and spoils nothing.
+#[test]
+fn framed_cells_are_drawn_with_their_words() {
+    let v = registry::find("chess-flat").expect("registered");
+    let marks = Marks {
+        framed: vec![
+            ("e1".into(), "king (K)".into()),
+            ("e2".into(), "shield, pinned (P)".into()),
+            ("z9".into(), "slider".into()),
+        ],
+        ..Marks::default()
+    };
+    let svg = render_svg(v, &At::default(), &marks).expect("renders");
+    assert_eq!(count(&svg, "data-framed="), 2, "{svg}");
+    assert!(svg.contains("data-framed=\"e1\"") && svg.contains("data-framed=\"e2\""));
+    for line in [
+        "e1: king (K)",
+        "e2: shield, pinned (P)",
+        "not on the picture:",
+    ] {
+        assert!(svg.contains(line), "no legend line '{line}'");
+    }
+    assert!(svg.contains("z9 ("), "the bad cell is listed: {svg}");
+    let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default());
+    assert!(tree.is_ok(), "{:?}", tree.err());
+}
+
 #[test]
 fn mark_kinds_are_drawn_distinctly_and_unplaceable_texts_are_listed() {
     let v = registry::find("shogi-klein").expect("registered");
@@ -95,6 +124,7 @@ fn mark_kinds_are_drawn_distinctly_and_unplaceable_texts_are_listed() {
         ],
         caption: Some("a caption".into()),
         flip: false,
+        framed: vec![],
     };
     let svg = render_svg(v, &at, &marks).expect("renders");
     assert!(count(&svg, "fill=\"#1e9e45\"") > count(&plain, "fill=\"#1e9e45\""));

@@ -2,63 +2,16 @@
 //! `conformance/cases/`: `seams spec check` on a draft, the CI gate, and
 //! `--accept` turning a draft into a new rules version.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::common::drafts::{edit, klein_14, scratch, swapped_mobius};
 use crate::common::seams;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use seams::conformance::Corpus;
 use seams::draft::{self, Draft, DraftError};
 
-static NEXT: AtomicUsize = AtomicUsize::new(0);
-
-/// A fresh folder holding `spec/` as `draft/` and the corpus as `cases/`.
-pub(crate) fn scratch() -> PathBuf {
-    let root = std::env::temp_dir().join(format!(
-        "seams-spec-workflow-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&root);
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    crate::common::copy_dir(&here.join("spec"), &root.join("draft"));
-    crate::common::copy_dir(&here.join("conformance/cases"), &root.join("cases"));
-    root
-}
-
-pub(crate) fn edit(path: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(path).unwrap();
-    assert!(text.contains(from), "{} has no '{from}'", path.display());
-    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
-}
-
-pub(crate) fn p(path: &Path) -> &str {
+fn p(path: &Path) -> &str {
     path.to_str().unwrap()
-}
-
-/// Klein height 14, with the two Klein variants' ranks moved to fit.
-pub(crate) fn klein_14(root: &Path) -> PathBuf {
-    let d = root.join("draft");
-    edit(
-        &d.join("boards/klein-9x18.toml"),
-        "height = 18",
-        "height = 14",
-    );
-    let shogi = d.join("shogi/shogi-klein.toml");
-    for (a, b) in [
-        ("second = \"15\"", "second = \"11\""),
-        ("second = \"14\"", "second = \"10\""),
-        ("second = \"13\"", "second = \"9\""),
-        ("first = [\"13-15\"]", "first = [\"9-11\"]"),
-    ] {
-        edit(&shogi, a, b);
-    }
-    edit(
-        &d.join("chess/chess-klein.toml"),
-        "first = \"15\"",
-        "first = \"11\"",
-    );
-    d
 }
 
 #[test]
@@ -891,18 +844,6 @@ fn accept_into_writes_a_scratch_spec_folder() {
     let released = Draft::load(&into).unwrap();
     assert_eq!(released.variants.len(), seams::registry::variants().len());
     std::fs::remove_dir_all(root).unwrap();
-}
-
-/// The draft of `root` with White's bishop and knight on g1 and h1 of the
-/// Möbius strip swapped (and so Black's, its exchange image).
-pub(crate) fn swapped_mobius(root: &Path) -> PathBuf {
-    let d = root.join("draft");
-    edit(
-        &d.join("chess/chess-mobius.toml"),
-        "row = \"P R . B Q K B N R P\"",
-        "row = \"P R . B Q K N B R P\"",
-    );
-    d
 }
 
 /// A setup edit no case need pin (White's bishop and knight on g1 and h1
