@@ -310,5 +310,11 @@ fn three_broken_files_in_one_run() {
             ),
         ]
     );
+    // The page says the same: the summary and one item per error.
+    let r = seams(&["spec", "check", p(&d), "--format", "html"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.starts_with("<!DOCTYPE html>"), "{}", r.stdout);
+    assert!(r.stdout.contains(&summary.to_string()), "{}", r.stdout);
+    assert_eq!(r.stdout.matches("<li><code>").count(), 4, "{}", r.stdout);
     std::fs::remove_dir_all(root).unwrap();
 }
