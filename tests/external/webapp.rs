@@ -24,8 +24,8 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use libtest_mimic::{Failed, Trial};
 use serde_json::{Value, json};
 
-type Outcome = Result<(), Failed>;
-type Steps = fn(Page) -> Pin<Box<dyn Future<Output = Outcome> + Send>>;
+pub(crate) type Outcome = Result<(), Failed>;
+pub(crate) type Steps = fn(Page) -> Pin<Box<dyn Future<Output = Outcome> + Send>>;
 
 /// Every trial, by name.
 const TRIALS: &[(&str, Steps)] = &[
@@ -68,8 +68,11 @@ const TRIALS: &[(&str, Steps)] = &[
 /// and chromedriver.
 pub fn trials() -> Vec<Trial> {
     let missing = missing_tools();
-    TRIALS
-        .iter()
+    // Each area of the app keeps its trials in its own file.
+    let areas: [&[(&str, Steps)]; 1] = [TRIALS];
+    areas
+        .into_iter()
+        .flatten()
         .map(|&(name, steps)| match &missing {
             None => Trial::test(name, move || run(steps)),
             Some(why) => Trial::test(format!("{name} (needs {why}; .ci/run installs it)"), || {
@@ -236,7 +239,7 @@ pub fn fail(e: impl std::fmt::Display) -> Failed {
 
 impl Page {
     /// Opens the app on `variant` in `mode` and waits until it is ready.
-    async fn open(&self, variant: &str, mode: &str) -> Outcome {
+    pub(crate) async fn open(&self, variant: &str, mode: &str) -> Outcome {
         self.client
             .goto(&format!("{}?variant={variant}", self.base))
             .await
@@ -271,7 +274,7 @@ impl Page {
         }
     }
 
-    async fn idle(&self) -> Outcome {
+    pub(crate) async fn idle(&self) -> Outcome {
         self.until(
             "the page is idle",
             "return !document.body.classList.contains('busy')",
@@ -280,7 +283,7 @@ impl Page {
     }
 
     /// Chooses `value` in the select `id` as a player would, by clicking.
-    async fn select(&self, id: &str, value: &str) -> Outcome {
+    pub(crate) async fn select(&self, id: &str, value: &str) -> Outcome {
         let option = self
             .client
             .find(Locator::Css(&format!("#{id} option[value='{value}']")))
@@ -290,7 +293,7 @@ impl Page {
         self.idle().await
     }
 
-    async fn click(&self, css: &str) -> Outcome {
+    pub(crate) async fn click(&self, css: &str) -> Outcome {
         self.client
             .find(Locator::Css(css))
             .await
@@ -301,11 +304,11 @@ impl Page {
         self.idle().await
     }
 
-    async fn click_cell(&self, cell: &str) -> Outcome {
+    pub(crate) async fn click_cell(&self, cell: &str) -> Outcome {
         self.click(&format!("#board [data-cell='{cell}']")).await
     }
 
-    async fn text(&self, id: &str) -> Result<String, Failed> {
+    pub(crate) async fn text(&self, id: &str) -> Result<String, Failed> {
         let v = self
             .js(&format!(
                 "return document.getElementById('{id}').textContent"
@@ -315,7 +318,7 @@ impl Page {
     }
 
     /// The destinations marked on the board, sorted.
-    async fn destinations(&self) -> Result<Vec<String>, Failed> {
+    pub(crate) async fn destinations(&self) -> Result<Vec<String>, Failed> {
         let v = self
             .js("return [...document.querySelectorAll('[data-dest]')].map(e => e.dataset.dest).sort()")
             .await?;
@@ -324,7 +327,7 @@ impl Page {
 
     /// Checks that every destination mark and the selection ring are drawn
     /// inside the cell they name, as the player sees them.
-    async fn marks_on_their_cells(&self) -> Outcome {
+    pub(crate) async fn marks_on_their_cells(&self) -> Outcome {
         let off = self
             .js(
                 "const inside = (m, c) => { const a = m.getBoundingClientRect(), b = c.getBoundingClientRect(); \
@@ -342,7 +345,7 @@ impl Page {
     }
 
     /// The move list as shown.
-    async fn moves(&self) -> Result<Vec<String>, Failed> {
+    pub(crate) async fn moves(&self) -> Result<Vec<String>, Failed> {
         let v = self
             .js("return [...document.querySelectorAll('#moves li')].map(e => e.textContent)")
             .await?;
@@ -351,7 +354,7 @@ impl Page {
 
     /// What the server says about the position the page shows (asked the
     /// way the page asks), so a trial can pick moves without reading rules.
-    async fn view(&self) -> Result<Value, Failed> {
+    pub(crate) async fn view(&self) -> Result<Value, Failed> {
         self.js(
             "const g = { variant: document.getElementById('variant').value, \
                start: document.getElementById('position').value }; \
@@ -362,7 +365,7 @@ impl Page {
     }
 
     /// Presses on `from` and releases on `to`, moving the pointer between.
-    async fn drag(&self, from: &str, to: &str) -> Outcome {
+    pub(crate) async fn drag(&self, from: &str, to: &str) -> Outcome {
         let a = self
             .client
             .find(Locator::Css(&format!("#board [data-cell='{from}']")))
@@ -398,7 +401,7 @@ impl Page {
     }
 
     /// Saves a screenshot as `name` when `SEAMS_SCREENSHOTS` names a folder.
-    async fn screenshot(&self, name: &str) -> Outcome {
+    pub(crate) async fn screenshot(&self, name: &str) -> Outcome {
         let Some(dir) = std::env::var_os("SEAMS_SCREENSHOTS") else {
             return Ok(());
         };
@@ -407,7 +410,7 @@ impl Page {
     }
 }
 
-fn strings(v: &Value) -> Vec<String> {
+pub(crate) fn strings(v: &Value) -> Vec<String> {
     v.as_array()
         .map(|a| {
             a.iter()
@@ -417,7 +420,7 @@ fn strings(v: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn check(ok: bool, message: impl FnOnce() -> String) -> Outcome {
+pub(crate) fn check(ok: bool, message: impl FnOnce() -> String) -> Outcome {
     if ok { Ok(()) } else { Err(message().into()) }
 }
 
@@ -557,7 +560,7 @@ async fn checkmate_by_clicks(p: Page) -> Outcome {
 }
 
 /// Starts a game for two from `position` through the position box.
-async fn start_from(p: &Page, variant: &str, position: &str) -> Outcome {
+pub(crate) async fn start_from(p: &Page, variant: &str, position: &str) -> Outcome {
     p.open(variant, "two").await?;
     let field = p.client.find(Locator::Id("position")).await.map_err(fail)?;
     field.clear().await.map_err(fail)?;

@@ -140,7 +140,9 @@ fn every_case_a_promotion_zone_edit_changes_is_drawn() {
     let d = deeper_shogi_zones(&root);
     let (html, json) = page(&root, &d, 1);
     check_pictures(&html, &json);
-    let changes = json["changes"]["corpus"]["changes"].as_array().expect("changes");
+    let changes = json["changes"]["corpus"]["changes"]
+        .as_array()
+        .expect("changes");
     assert!(changes.len() > 10, "{changes:?}");
     let cases = part(&html, "cases");
     // One section per case, each with its answers and one picture.
