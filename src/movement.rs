@@ -325,3 +325,90 @@ pub fn move_facts(geo: &Geometry) -> MoveFacts {
         file_orbits,
     }
 }
+
+/// One unit step of a route: leaving `from` by `dir` (in `from`'s own
+/// frame), the step lands on `to`, and `transport` is the derivative of
+/// the edge it crossed (the identity inside a chart).
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub struct Hop {
+    pub from: CellId,
+    pub dir: Dir,
+    pub to: CellId,
+    pub transport: Transport,
+}
+
+/// The ray [`for_each_on_ray`] traces from `from` in `dir`, as hops, up to
+/// its landing on `to`; `None` when the ray stops before reaching `to`.
+/// A ray passes each cell at most once before it stops, so there is at
+/// most one such route.
+pub fn ray_hops(
+    geo: &Geometry,
+    from: CellId,
+    dir: Dir,
+    occupied: &dyn Fn(CellId) -> bool,
+    to: CellId,
+) -> Option<Vec<Hop>> {
+    let mut hops = Vec::new();
+    let mut done = false;
+    let (mut here, mut total) = (from, Transport::IDENTITY);
+    for_each_on_ray(geo, from, dir, occupied, |l| {
+        if done {
+            return;
+        }
+        // Every step so far has turned the ray's direction by the
+        // transport accumulated before it; this step's own transport is
+        // what it adds to that total.
+        hops.push(Hop {
+            from: here,
+            dir: total.apply(dir),
+            to: l.cell,
+            transport: total.then(l.transport),
+        });
+        here = l.cell;
+        total = l.transport;
+        done = l.cell == to;
+    });
+    done.then_some(hops)
+}
+
+/// The unit step from `from` in `dir` (cardinal, or a diagonal the
+/// two-order rule allows), as one hop, when it lands on `to`.
+pub fn step_hops(geo: &Geometry, from: CellId, dir: Dir, to: CellId) -> Option<Vec<Hop>> {
+    let s = geo.step(from, dir).filter(|s| s.to == to && s.to != from)?;
+    Some(vec![Hop {
+        from,
+        dir,
+        to: s.to,
+        transport: s.transport,
+    }])
+}
+
+/// The knight jump `word` from `from` as its three cardinal hops (the
+/// letters L, S, L, each transported by the crossings before it, as
+/// [`crate::geometry::walk`] follows them), when the jump lands on `to`.
+pub fn knight_hops(geo: &Geometry, from: CellId, word: KnightWord, to: CellId) -> Option<Vec<Hop>> {
+    let jump = geo.knight(from, word).filter(|s| s.to == to)?;
+    let mut hops = Vec::with_capacity(3);
+    let (mut here, mut total) = (from, Transport::IDENTITY);
+    for letter in word.letters() {
+        let d = total.apply(letter);
+        let s = geo.board().step(here, d)?;
+        hops.push(Hop {
+            from: here,
+            dir: d,
+            to: s.to,
+            transport: s.transport,
+        });
+        here = s.to;
+        total = total.then(s.transport);
+    }
+    // The table and the letters are the same walk.
+    debug_assert_eq!((here, total), (jump.to, jump.transport));
+    Some(hops)
+}
+
+/// A route's transport from its first cell to its last.
+pub fn hops_transport(hops: &[Hop]) -> Transport {
+    hops.iter()
+        .fold(Transport::IDENTITY, |t, h| t.then(h.transport))
+}

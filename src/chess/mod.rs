@@ -30,6 +30,7 @@ pub mod movegen;
 pub mod picture;
 pub mod pieces;
 pub mod position;
+pub mod routes;
 pub mod text;
 
 pub use data::{DataError, VariantData, VariantFile};

@@ -155,4 +155,8 @@ impl Draw<Position, Action> for ChessRules {
             promote: a.promotion.is_some(),
         }
     }
+
+    fn action_routes(&self, pos: &Position, a: &Action) -> Vec<drawing::Route> {
+        self.routes(pos, a)
+    }
 }

@@ -22,6 +22,14 @@ pub struct RenderArgs {
     /// text stays upright and the legend is unchanged).
     #[arg(long)]
     flip: bool,
+    /// Draw, faded, the ghost cells beyond every glued edge: the cell a
+    /// step across the edge reaches, with its piece, turned as the seam
+    /// turns directions (mirrored across a reversing seam); on genus two,
+    /// a tab on each staircase edge. With --moves-from, each move that
+    /// crosses a seam is drawn as a route leaving through the edge and
+    /// coming back in through its partner.
+    #[arg(long)]
+    ghosts: bool,
     /// Write the SVG to this file instead of stdout.
     #[arg(long, value_name = "FILE.svg")]
     out: Option<PathBuf>,
@@ -55,6 +63,7 @@ pub fn render(book: &Rulebook, a: RenderArgs) -> Result<ExitCode> {
         eprintln!("seams render: --moves-from {cell} marks nothing: {why}");
     }
     marks.flip = a.flip;
+    marks.ghosts = a.ghosts;
     let svg = seams::render::render_svg(v, &place.at(), &marks)?;
     match &a.out {
         None => std::io::stdout().lock().write_all(svg.as_bytes())?,

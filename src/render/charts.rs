@@ -39,20 +39,25 @@ fn seam_letter(ci: usize, north_south: bool) -> String {
     ((b'a' + (k % 26) as u8) as char).to_string()
 }
 
-/// Lays the board out; `turned` draws it half a turn round.
-pub(super) fn layout(board: &Board, turned: bool) -> Layout {
+/// Lays the board out; `turned` draws it half a turn round, and `ghosts`
+/// leaves a cell's margin beyond every glued side for the ghost cells
+/// (`ghosts.rs`), with the labels and seam arrows beyond it.
+pub(super) fn layout(board: &Board, turned: bool, ghosts: bool) -> Layout {
     let (w, h) = (board.width() as f64, board.height() as f64);
     let multi = board.chart_count() > 1;
     let stairs = board
         .cells()
         .any(|c| Dir::CARDINALS.iter().any(|&d| board.is_transition(c, d)));
     let cell = if stairs { STAIR_CELL } else { CELL };
-    let top = if multi { 40.0 } else { 22.0 };
-    let block = LEFT + w * cell + RIGHT;
-    let origin = |ci: usize| (ci as f64 * (block + GAP) + LEFT, top);
+    let (glued_ew, glued_ns) = super::ghosts::margins(board);
+    let mx = if ghosts && glued_ew { cell } else { 0.0 };
+    let my = if ghosts && glued_ns { cell } else { 0.0 };
+    let top = if multi { 40.0 } else { 22.0 } + my;
+    let block = LEFT + w * cell + RIGHT + 2.0 * mx;
+    let origin = |ci: usize| (ci as f64 * (block + GAP) + LEFT + mx, top);
     let (ew, ns) = board.side_gluing();
     let n = board.chart_count() as f64;
-    let (width, height) = (n * block + (n - 1.0) * GAP, top + h * cell + BOTTOM);
+    let (width, height) = (n * block + (n - 1.0) * GAP, top + h * cell + my + BOTTOM);
 
     let mut cells = BTreeMap::new();
     let mut under = Canvas::turned(width, height, turned);
@@ -86,7 +91,7 @@ pub(super) fn layout(board: &Board, turned: bool) -> Layout {
         }
         for x in 0..board.width() {
             over.text(
-                (ox + (x as f64 + 0.5) * cell, bottom + 30.0),
+                (ox + (x as f64 + 0.5) * cell, bottom + my + 30.0),
                 11.0,
                 Anchor::Middle,
                 "#444",
@@ -95,7 +100,7 @@ pub(super) fn layout(board: &Board, turned: bool) -> Layout {
         }
         for y in 0..board.height() {
             over.text(
-                (ox - 17.0, oy + (h - 1.0 - y as f64 + 0.5) * cell + 4.0),
+                (ox - mx - 17.0, oy + (h - 1.0 - y as f64 + 0.5) * cell + 4.0),
                 11.0,
                 Anchor::End,
                 "#444",
@@ -113,15 +118,16 @@ pub(super) fn layout(board: &Board, turned: bool) -> Layout {
                 let letter = seam_letter(ci, false);
                 seam(
                     &mut over,
-                    (ox - 8.0, bottom - 4.0),
-                    (ox - 8.0, oy + 4.0),
+                    (ox - mx - 8.0, bottom - 4.0),
+                    (ox - mx - 8.0, oy + 4.0),
                     1,
                     &letter,
                 );
+                let r = right + mx + 8.0;
                 let (a, b) = if ew == Gluing::Translate {
-                    ((right + 8.0, bottom - 4.0), (right + 8.0, oy + 4.0))
+                    ((r, bottom - 4.0), (r, oy + 4.0))
                 } else {
-                    ((right + 8.0, oy + 4.0), (right + 8.0, bottom - 4.0))
+                    ((r, oy + 4.0), (r, bottom - 4.0))
                 };
                 seam(&mut over, a, b, 1, &letter);
             }
@@ -136,15 +142,16 @@ pub(super) fn layout(board: &Board, turned: bool) -> Layout {
                 let letter = seam_letter(ci, true);
                 seam(
                     &mut over,
-                    (ox + 4.0, bottom + 9.0),
-                    (right - 4.0, bottom + 9.0),
+                    (ox + 4.0, bottom + my + 9.0),
+                    (right - 4.0, bottom + my + 9.0),
                     2,
                     &letter,
                 );
+                let t = oy - my - 9.0;
                 let (a, b) = if ns == Gluing::Translate {
-                    ((ox + 4.0, oy - 9.0), (right - 4.0, oy - 9.0))
+                    ((ox + 4.0, t), (right - 4.0, t))
                 } else {
-                    ((right - 4.0, oy - 9.0), (ox + 4.0, oy - 9.0))
+                    ((right - 4.0, t), (ox + 4.0, t))
                 };
                 seam(&mut over, a, b, 2, &letter);
             }

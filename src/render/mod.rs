@@ -15,6 +15,7 @@
 
 mod cells;
 mod charts;
+mod ghosts;
 mod legend;
 mod place;
 mod svg;
@@ -29,6 +30,7 @@ use crate::topology::file::AnyBoard;
 use crate::variant::{At, Variant, VariantError};
 
 use cells::{draw_marks, draw_piece, draw_zones};
+pub use ghosts::{Across, Ghost, GhostKind, crosses, ghosts};
 use legend::{Icon, Item};
 pub use place::{canonical_cell, loose_mark};
 pub use svg::escape;
@@ -50,6 +52,9 @@ pub struct Marks {
     /// the pieces of a line that is no action (an audit's king, shield
     /// and slider, say), which action marks would misname.
     pub framed: Vec<(String, String)>,
+    /// Draw the ghost cells beyond every glued edge, and the routes of
+    /// the marked actions that cross a seam (see [`Across`]).
+    pub ghosts: bool,
 }
 
 /// What is drawn over a [`Diagram`], already placed on its cells: for a
@@ -70,6 +75,12 @@ pub struct Overlay {
     /// Framed cells, canonical names, with their legend words (see
     /// [`Marks::framed`]).
     pub framed: Vec<(String, String)>,
+    /// Ghost cells beyond the glued edges and seam-crossing routes:
+    /// off, shown, or drawn hidden for a page to show.
+    pub across: Across,
+    /// Actions (their texts) with the routes their pieces take; those
+    /// that cross a seam are drawn when `across` is not off.
+    pub routes: Vec<(String, Vec<crate::rules::drawing::Route>)>,
 }
 
 /// How an action mark is drawn.
@@ -157,6 +168,11 @@ pub fn render_svg(variant: &dyn Variant, at: &At, marks: &Marks) -> Result<Strin
             Ok(c) => overlay.framed.push((c, words.clone())),
             Err(e) => overlay.unplaced.push(format!("{cell} ({})", e.reason)),
         }
+    }
+    if marks.ghosts {
+        overlay.across = Across::Shown;
+        let routes = variant.action_routes(at, &texts)?;
+        overlay.routes = texts.iter().cloned().zip(routes).collect();
     }
     for ((text, kind), result) in marks.actions.iter().zip(found) {
         match result {
@@ -269,7 +285,7 @@ const ICON: f64 = 26.0;
 fn draw(d: &Diagram, o: &Overlay) -> String {
     let names = [d.sides[0].name.as_str(), d.sides[1].name.as_str()];
     let mut layout = match &d.board {
-        AnyBoard::Charts(b) => charts::layout(b, o.flip),
+        AnyBoard::Charts(b) => charts::layout(b, o.flip, o.across != Across::Off),
         AnyBoard::Tetrahedron(t) => tetra::layout(t, names, o.flip),
     };
     let from = o.from.as_deref();
@@ -315,6 +331,7 @@ fn draw(d: &Diagram, o: &Overlay) -> String {
             draw_piece(&mut board, *sq, p);
         }
     }
+    across(&mut board, d, o, &mut layout);
     let top = std::mem::take(&mut layout.top);
     board.raw(&top.into_string());
     let occupied: std::collections::BTreeSet<&str> =
@@ -335,6 +352,9 @@ fn draw(d: &Diagram, o: &Overlay) -> String {
             &format!("data-cell=\"{}\"{near}", svg::escape(name)),
             "fill=\"#ffffff\" fill-opacity=\"0\" stroke=\"none\"",
         );
+    }
+    if let (AnyBoard::Charts(b), false) = (&d.board, o.across == Across::Off) {
+        ghosts::draw_ghost_hits(&mut board, b, &layout, o.across == Across::Hidden);
     }
     board.close_group();
 
@@ -395,6 +415,37 @@ fn draw(d: &Diagram, o: &Overlay) -> String {
     doc.push_str(&legend.into_string());
     doc.push_str("</svg>\n");
     doc
+}
+
+/// The ghost cells and seam-crossing routes of `o.across`, with their
+/// legend lines when they are shown.
+fn across(board: &mut Canvas, d: &Diagram, o: &Overlay, layout: &mut Layout) {
+    let AnyBoard::Charts(b) = &d.board else {
+        return;
+    };
+    if o.across == Across::Off {
+        return;
+    }
+    let hidden = o.across == Across::Hidden;
+    let ghosts = ghosts::draw_ghosts(board, b, d, layout, hidden);
+    let crossings = ghosts::draw_crossings(board, b, layout, &o.routes, hidden);
+    if hidden {
+        return;
+    }
+    if ghosts > 0 {
+        layout.legend.push((
+            Icon::Frame("#6a1b9a"),
+            "ghost cell: what a step across the edge reaches, turned as the seam turns it"
+                .to_string(),
+        ));
+    }
+    if crossings > 0 {
+        layout.legend.push((
+            Icon::Swatch("#6a1b9a"),
+            "a move across a seam: it leaves through the edge and comes back in through its partner"
+                .to_string(),
+        ));
+    }
 }
 
 /// A short description for the SVG `<title>` (what screen readers say).

@@ -113,6 +113,33 @@ pub struct ActionMark {
     pub promote: bool,
 }
 
+/// One unit step of the route an action's piece takes, by canonical cell
+/// names: leaving `from` by `dir` (in `from`'s own frame), it lands on
+/// `to`, and `transport` is the derivative of the edge it crossed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteHop {
+    pub from: String,
+    pub dir: Dir,
+    pub to: String,
+    pub transport: crate::topology::Transport,
+}
+
+/// A route: the hops from an action's origin to its destination.
+pub type Route = Vec<RouteHop>;
+
+/// Names the cells of a route traced on `board` (see
+/// [`crate::movement::ray_hops`] and its siblings).
+pub fn route_of(board: &Board, hops: &[crate::movement::Hop]) -> Route {
+    hops.iter()
+        .map(|h| RouteHop {
+            from: board.cell_name(h.from).to_string(),
+            dir: h.dir,
+            to: board.cell_name(h.to).to_string(),
+            transport: h.transport,
+        })
+        .collect()
+}
+
 /// Where the pieces stand, without the rest of a picture: for callers
 /// that look at many positions (random play in `seams fuzz` looks at one
 /// every other ply), to whom zones and hands would cost more than the
@@ -142,6 +169,15 @@ pub trait Draw<P, A> {
     /// family without hands.
     fn hand_shape(&self) -> Option<HandShape> {
         None
+    }
+    /// The routes by which the piece of a legal board action reaches its
+    /// destination, traced with the family's own movement on the board's
+    /// step tables: every clear route of the piece's moves that ends on the
+    /// destination with the action's facing. Pictures draw the routes that
+    /// cross a seam. Empty for a drop, for a route a family does not trace
+    /// (castling) and by default.
+    fn action_routes(&self, _pos: &P, _action: &A) -> Vec<Route> {
+        Vec::new()
     }
     /// The pieces alone; taken from the diagram unless a family has a
     /// cheaper way.

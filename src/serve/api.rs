@@ -18,7 +18,7 @@ use crate::movement::Facing;
 use crate::opponent::{Budget, Settings};
 use crate::record::{Record, RecordVerdict};
 use crate::render::{self, Overlay};
-use crate::rules::drawing::{ActionMark, Diagram, PieceMark};
+use crate::rules::drawing::{ActionMark, Diagram, PieceMark, Route};
 use crate::rules::{GameResult, Player};
 use crate::variant::{AnalysisStep, At, MAX_MOVES, Variant, VariantError};
 
@@ -130,6 +130,10 @@ pub struct MoveView {
     pub promote: bool,
     /// The mover's facing on arrival, where two outcomes can differ in it.
     pub facing: Option<Facing>,
+    /// The routes the piece takes, for the picture to draw those that
+    /// cross a seam; the page is not sent them.
+    #[serde(skip)]
+    pub routes: Vec<Route>,
 }
 
 impl MoveView {
@@ -141,7 +145,15 @@ impl MoveView {
             drop: m.drop,
             promote: m.promote,
             facing: m.facing,
+            routes: Vec::new(),
         }
+    }
+}
+
+/// Gives each move its routes, as the reference traces them.
+fn with_routes(moves: &mut [MoveView], routes: Vec<Vec<Route>>) {
+    for (m, r) in moves.iter_mut().zip(routes) {
+        m.routes = r;
     }
 }
 
@@ -214,10 +226,18 @@ fn view_of(
     moves: Vec<MoveView>,
     flip: bool,
 ) -> BoardView {
+    // Ghost cells and the routes across seams are drawn hidden: the page
+    // shows the ghosts when asked and a selected piece's routes.
     let svg = render::render_diagram_svg(
         d,
         &Overlay {
             flip,
+            across: render::Across::Hidden,
+            routes: moves
+                .iter()
+                .filter(|m| !m.routes.is_empty())
+                .map(|m| (m.text.clone(), m.routes.clone()))
+                .collect(),
             ..Overlay::default()
         },
     );
@@ -291,7 +311,8 @@ pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
     let marks = v.action_marks(&at, &legal)?;
     // A legal action the reference cannot place would be its own bug:
     // said, not hidden from the player.
-    let moves = legal
+    let routes = v.action_routes(&at, &legal)?;
+    let mut moves: Vec<MoveView> = legal
         .into_iter()
         .zip(marks)
         .map(|(text, m)| {
@@ -299,6 +320,7 @@ pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
                 .map_err(|e| ApiError::Render(format!("cannot place '{text}': {}", e.message)))
         })
         .collect::<Result<_, _>>()?;
+    with_routes(&mut moves, routes);
     // The session's picture carries the display arrows its history gives.
     let d = s.diagram().ok_or_else(|| VariantError::NoPicture {
         variant: v.name().to_string(),
@@ -424,11 +446,12 @@ pub fn analysis(v: &dyn Variant, req: &AnalysisRequest) -> Result<AnalysisView, 
     let line = v
         .analysis_line(&at, &req.steps, req.mover, req.king_safety)?
         .ok_or_else(|| ApiError::Request(format!("{} has no analysis mode", v.name())))?;
-    let moves = line
+    let mut moves: Vec<MoveView> = line
         .moves
         .into_iter()
         .map(|(text, m)| MoveView::new(text, m))
         .collect();
+    with_routes(&mut moves, line.routes);
     Ok(AnalysisView {
         board: view_of(v, line.position, &line.diagram, moves, req.flip),
         mover: req.mover,

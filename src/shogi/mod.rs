@@ -24,6 +24,7 @@ pub mod notation;
 pub mod picture;
 pub mod pieces;
 pub mod position;
+pub mod routes;
 pub mod text;
 
 use crate::checks::Checks;

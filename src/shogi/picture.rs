@@ -189,4 +189,8 @@ impl Draw<Position, Action> for ShogiRules {
             },
         }
     }
+
+    fn action_routes(&self, pos: &Position, action: &Action) -> Vec<crate::rules::drawing::Route> {
+        self.routes(pos, action)
+    }
 }

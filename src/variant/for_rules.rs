@@ -258,6 +258,25 @@ impl<R: Rules> Variant for R {
             .collect())
     }
 
+    fn action_routes(
+        &self,
+        at: &At,
+        actions: &[String],
+    ) -> Result<Vec<Vec<crate::rules::drawing::Route>>, VariantError> {
+        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
+            variant: self.variant().to_string(),
+        })?;
+        let pos = reach(self, at)?;
+        Ok(actions
+            .iter()
+            .map(|text| {
+                self.parse_action(&pos, text)
+                    .map(|a| draw.action_routes(&pos, &a))
+                    .unwrap_or_default()
+            })
+            .collect())
+    }
+
     fn design_facts(&self) -> Option<crate::rules::design_facts::Facts> {
         Rules::design_facts(self)
     }
@@ -366,6 +385,10 @@ impl<R: Rules> Variant for R {
         let Some((seen, listed)) = analysis_listing(self, &pos, mover, king_safety) else {
             return Ok(None);
         };
+        let routes = listed
+            .iter()
+            .map(|(_, a)| draw.action_routes(&seen, a))
+            .collect();
         let moves = listed
             .into_iter()
             .map(|(text, a)| {
@@ -379,6 +402,7 @@ impl<R: Rules> Variant for R {
             position,
             diagram: draw.diagram(&pos),
             moves,
+            routes,
         }))
     }
 

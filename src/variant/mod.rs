@@ -107,6 +107,9 @@ pub struct AnalysisLine {
     pub diagram: crate::rules::drawing::Diagram,
     /// What the mover may try next, sorted by text.
     pub moves: Vec<(String, crate::rules::drawing::ActionMark)>,
+    /// Each of `moves`' routes, in the same order (see
+    /// [`Variant::action_routes`]).
+    pub routes: Vec<Vec<crate::rules::drawing::Route>>,
 }
 
 /// A question that cannot be asked: its position or a leading move is bad.
@@ -218,6 +221,15 @@ pub trait Variant: Send + Sync {
         at: &At,
         actions: &[String],
     ) -> Result<Vec<Result<crate::rules::drawing::ActionMark, ActionError>>, VariantError>;
+    /// The routes by which each action's piece reaches its destination
+    /// (see [`crate::rules::drawing::Draw::action_routes`]), in the order
+    /// of `actions`: none for a text that is no action of the position,
+    /// for a drop, or where the family traces none.
+    fn action_routes(
+        &self,
+        at: &At,
+        actions: &[String],
+    ) -> Result<Vec<Vec<crate::rules::drawing::Route>>, VariantError>;
     /// The display arrows of a game (see [`Rules::display_arrows`]):
     /// `actions` played from `start` (default: the initial position) as a
     /// game's actions, the decisions `resign` and `draw` moving nothing.

@@ -33,6 +33,7 @@ mod pipelining;
 mod play;
 mod protocol_doc;
 mod render;
+mod render_ghosts;
 mod runner;
 mod serve;
 mod shogi;

@@ -125,6 +125,7 @@ fn mark_kinds_are_drawn_distinctly_and_unplaceable_texts_are_listed() {
         caption: Some("a caption".into()),
         flip: false,
         framed: vec![],
+        ghosts: false,
     };
     let svg = render_svg(v, &at, &marks).expect("renders");
     assert!(count(&svg, "fill=\"#1e9e45\"") > count(&plain, "fill=\"#1e9e45\""));

@@ -164,6 +164,7 @@ function drawBoard() {
     marks.append(g);
   }
   svg.append(marks);
+  showCrossings();
 }
 
 function ring(b, colour, name) {
@@ -582,6 +583,39 @@ function showEditorFields() {
   }
 }
 
+// ---- across the seams ---------------------------------------------------------
+
+// The server draws, hidden, every move that crosses a seam as a route
+// leaving through the edge and coming back in through its partner; the
+// selected piece's are shown.
+function showCrossings() {
+  const from = state.selected && state.selected.cell;
+  for (const g of $("board").querySelectorAll("[data-crossing]")) {
+    g.classList.toggle("shown", !!from && g.dataset.from === from);
+  }
+}
+
+// Ghost cells (drawn by the server beyond every glued edge) are shown on
+// request; the pointer on one lights the real cell it shows.
+function ghostOver(event) {
+  for (const el of $("board").querySelectorAll(".ghost-lit")) el.classList.remove("ghost-lit");
+  const hit = event && event.target.closest && event.target.closest("[data-ghost-hit]");
+  if (!hit || !$("board").classList.contains("show-ghosts")) return;
+  const real = [...$("board").querySelectorAll("[data-cell]")].find((el) => el.dataset.cell === hit.dataset.ghostHit);
+  if (real) real.classList.add("ghost-lit");
+}
+
+function wireGhosts() {
+  const toggle = () => {
+    $("board").classList.toggle("show-ghosts", $("ghosts").checked);
+    ghostOver(null);
+  };
+  $("ghosts").addEventListener("change", toggle);
+  toggle();
+  $("board").addEventListener("pointerover", ghostOver);
+  $("board").addEventListener("pointerleave", () => ghostOver(null));
+}
+
 // ---- start-up and controls ------------------------------------------------------
 
 function download(name, text) {
@@ -693,6 +727,7 @@ function wire() {
 
 async function main() {
   wire();
+  wireGhosts();
   await guarded(async () => {
     state.menu = await api("/api/variants");
     for (const v of state.menu.variants) {
