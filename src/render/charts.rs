@@ -260,6 +260,7 @@ pub(super) fn layout(board: &Board, turned: bool) -> Layout {
     Layout {
         cells,
         near: BTreeMap::new(),
+        sideways: BTreeSet::new(),
         under,
         over,
         top: topc,

@@ -167,8 +167,14 @@ pub struct BoardView {
     pub check_cells: Vec<String>,
     /// Every piece on the board.
     pub pieces: Vec<PieceMark>,
-    /// The board, as `seams render` draws it.
+    /// The board, as `seams render` draws it, without the title and
+    /// legend: its size is the board's alone, the same for every position.
     pub svg: String,
+    /// The picture's title (variant and board).
+    pub title: String,
+    /// The legend `seams render` draws under the board, line by line, for
+    /// the page to set out beside it.
+    pub legend: Vec<render::LegendEntry>,
     /// What each side holds in hand.
     pub hands: [Vec<HandView>; 2],
     /// The actions the player may choose here, sorted by text.
@@ -214,13 +220,12 @@ fn view_of(
     moves: Vec<MoveView>,
     flip: bool,
 ) -> BoardView {
-    let svg = render::render_diagram_svg(
-        d,
-        &Overlay {
-            flip,
-            ..Overlay::default()
-        },
-    );
+    let overlay = Overlay {
+        flip,
+        ..Overlay::default()
+    };
+    let svg = render::render_board_svg(d, &overlay);
+    let (title, legend) = render::legend_entries(d, &overlay);
     let hands = |p: Player| {
         d.sides[p.index()]
             .hand
@@ -246,6 +251,8 @@ fn view_of(
             .collect(),
         pieces: d.pieces.clone(),
         svg,
+        title,
+        legend,
         hands: [hands(Player::First), hands(Player::Second)],
         moves,
     }
