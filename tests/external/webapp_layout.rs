@@ -155,8 +155,10 @@ async fn sizes_at_1400(p: Page) -> Outcome {
     .await
 }
 
-/// The boxes of the compact bar's parts that are not in view, if any.
+/// The boxes of the compact bar's parts that are not in view on the
+/// first screen (the page scrolled to its top), if any.
 const OUT_OF_VIEW: &str = "\
+    window.scrollTo(0, 0); \
     const ids = ['status', 'hand-first', 'hand-second', 'undo', 'resign', 'offer-draw']; \
     return ids.filter(id => { \
       const r = document.getElementById(id).getBoundingClientRect(); \
