@@ -138,6 +138,7 @@ impl Draw<Position, Action> for ChessRules {
                 .iter()
                 .map(|k| (k.letter().to_string(), k.name().to_string()))
                 .collect(),
+            shape: drawing::PieceShape::Figurine,
         }
     }
 

@@ -135,6 +135,7 @@ impl Draw<Position, Action> for KyotoRules {
                     (f.letter().to_string(), name)
                 })
                 .collect(),
+            shape: crate::rules::drawing::PieceShape::Pentagon,
         }
     }
 

@@ -267,6 +267,7 @@ pub(super) fn layout(board: &Board, turned: bool, ghosts: bool) -> Layout {
     Layout {
         cells,
         near: BTreeMap::new(),
+        sideways: BTreeSet::new(),
         under,
         over,
         top: topc,

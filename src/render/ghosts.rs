@@ -255,7 +255,7 @@ pub(super) fn draw_ghosts(
             // finding a piece's arrow or cell by its data finds the real
             // one only.
             let mut piece = c.like();
-            draw_piece(&mut piece, sq, p);
+            draw_piece(&mut piece, sq, p, d.shape, false);
             c.raw(&piece.into_string().replace(" data-", " data-ghost-"));
         }
         c.close_group();

@@ -8,11 +8,12 @@ use crate::movement::Facing;
 use crate::rules::Player;
 use crate::rules::drawing::Diagram;
 
-use super::cells::{draw_arrow, draw_facing, piece_colours, zone_colour};
+use super::cells::{draw_small_piece, home_facing, zone_colour};
 use super::svg::{Anchor, Canvas};
 use super::{
     CHAR, FRAMED, ICON, LEGEND_FONT, LINE, Layout, MarkKind, Overlay, PAD, TITLE, ZoneStyle, tetra,
 };
+use crate::rules::drawing::PieceShape;
 
 /// One legend line's icon.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,6 +69,10 @@ fn facing_words(f: Facing) -> &'static str {
     }
 }
 
+/// Room for a piece's label, as the notation writes it, between its
+/// picture and its name.
+const LABEL: f64 = 27.0;
+
 /// One item of the legend.
 pub(super) enum Item {
     Line(Option<Icon>, String),
@@ -79,7 +84,8 @@ pub(super) enum Item {
 /// family's order: as many columns as fit in `room`. Gives each column's
 /// width and its entries.
 fn piece_columns(entries: &[(String, String)], room: f64) -> Vec<(f64, &[(String, String)])> {
-    let width = |(_, name): &(String, String)| ICON + name.chars().count() as f64 * CHAR + 14.0;
+    let width =
+        |(_, name): &(String, String)| ICON + LABEL + name.chars().count() as f64 * CHAR + 14.0;
     let split = |n: usize| -> Vec<(f64, &[(String, String)])> {
         entries
             .chunks(entries.len().div_ceil(n).max(1))
@@ -166,20 +172,32 @@ pub(super) fn items(
     if promotable || d.pieces.iter().any(|p| p.promoted) {
         items.push(Item::Line(
             Some(Icon::Promoted),
-            "+ before a letter (red): the piece is promoted".into(),
+            match d.shape {
+                PieceShape::Pentagon => {
+                    "red letter in a red inner outline (+ in the notation): the piece is promoted"
+                }
+                PieceShape::Figurine => "+ before a letter (red): the piece is promoted",
+            }
+            .into(),
         ));
     }
     if d.pieces.iter().any(|p| p.facing.is_some() && !p.arrow) {
-        items.push(Item::Line(
-            Some(Icon::Facing(shown(Facing::Up))),
-            "facing triangle: the way the piece's forward points (a reversing seam can turn it)"
-                .into(),
-        ));
+        let (icon, text) = match d.shape {
+            PieceShape::Pentagon => (
+                Icon::Facing(shown(Facing::Up)),
+                "a piece points the way its forward points; the orange tip: a reversing seam can turn it",
+            ),
+            PieceShape::Figurine => (
+                Icon::Facing(shown(Facing::Down)),
+                "a pawn on its head moves down the picture, an upright one up (a reversing seam can turn it)",
+            ),
+        };
+        items.push(Item::Line(Some(icon), text.into()));
     }
     if d.pieces.iter().any(|p| p.facing.is_some() && p.arrow) {
         items.push(Item::Line(
             Some(Icon::Arrow(shown(Facing::Up))),
-            "hollow triangle: arrow records transport; does not affect moves".into(),
+            "hollow tip: arrow records transport; does not affect moves".into(),
         ));
     }
     if d.pieces.iter().any(|p| p.other_face.is_some()) {
@@ -192,7 +210,7 @@ pub(super) fn items(
         items.push(Item::Line(
             None,
             format!(
-                "pieces, by letter: white discs are {}'s, dark discs {}'s",
+                "pieces, as drawn and as written: white ones are {}'s, dark ones {}'s",
                 d.sides[0].name, d.sides[1].name
             ),
         ));
@@ -262,7 +280,12 @@ pub(super) fn items(
 
 /// Draws `items` under the board of `layout`, in a picture `width` wide;
 /// gives the legend's group and the height its last line reaches.
-pub(super) fn draw(items: &[Item], layout: &Layout, width: f64) -> (Canvas, f64) {
+pub(super) fn draw(
+    items: &[Item],
+    layout: &Layout,
+    width: f64,
+    shape: PieceShape,
+) -> (Canvas, f64) {
     let mut legend = Canvas::default();
     legend.raw("<g id=\"legend\">\n");
     let mut y = TITLE + layout.height + 12.0;
@@ -270,7 +293,7 @@ pub(super) fn draw(items: &[Item], layout: &Layout, width: f64) -> (Canvas, f64)
         match item {
             Item::Line(icon, text) => {
                 if let Some(icon) = icon {
-                    draw_icon(&mut legend, icon, PAD, y);
+                    draw_icon(&mut legend, icon, PAD, y, shape);
                 }
                 legend.text(
                     (PAD + ICON, y + 11.0),
@@ -287,9 +310,9 @@ pub(super) fn draw(items: &[Item], layout: &Layout, width: f64) -> (Canvas, f64)
                 for (w, col) in &cols {
                     for (row, (label, name)) in col.iter().enumerate() {
                         let top = y + row as f64 * (LINE + 2.0);
-                        draw_label_disc(&mut legend, (x + 9.0, top + 7.0), label);
+                        draw_label_piece(&mut legend, (x + 9.0, top + 7.0), label, shape);
                         legend.text(
-                            (x + ICON, top + 11.0),
+                            (x + ICON + LABEL, top + 11.0),
                             LEGEND_FONT,
                             Anchor::Start,
                             "#222",
@@ -307,26 +330,71 @@ pub(super) fn draw(items: &[Item], layout: &Layout, width: f64) -> (Canvas, f64)
     (legend, y)
 }
 
-/// A piece label (`K`, `+R`) on a small white disc, as the legend's
-/// piece names show it.
-fn draw_label_disc(c: &mut Canvas, centre: (f64, f64), label: &str) {
-    c.circle(centre, 8.0, "#ffffff", "#222222", 1.0);
-    let (size, ink) = if label.starts_with('+') {
-        (8.0, "#c0392b")
-    } else {
-        (10.0, "#111111")
-    };
+/// A piece as the legend's piece names show it: its picture (a first
+/// player's piece) and its label as the notation writes it (`K`, `+R`).
+fn draw_label_piece(c: &mut Canvas, centre: (f64, f64), label: &str, shape: PieceShape) {
+    draw_small_piece(
+        c,
+        centre,
+        17.0,
+        Player::First,
+        shape,
+        Facing::Up,
+        Some(label),
+        None,
+    );
     c.text_styled(
-        (centre.0, centre.1 + size * 0.36),
-        size,
-        Anchor::Middle,
-        ink,
+        (centre.0 + ICON - 9.0, centre.1 + 4.0),
+        LEGEND_FONT,
+        Anchor::Start,
+        if label.starts_with('+') {
+            "#c0392b"
+        } else {
+            "#111111"
+        },
         "font-weight=\"bold\"",
         label,
     );
 }
 
-fn draw_icon(c: &mut Canvas, icon: &Icon, x: f64, y: f64) {
+/// An SVG document around a legend icon drawn in an 18 × 14 box (the
+/// size they have in the picture), for a page to show.
+fn icon_document(draw: impl FnOnce(&mut Canvas), width: f64) -> String {
+    let mut c = Canvas::default();
+    draw(&mut c);
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"16\" viewBox=\"0 -1 {w} 16\" font-family=\"DejaVu Sans, Verdana, sans-serif\">{}</svg>",
+        c.into_string(),
+        w = width,
+    )
+}
+
+/// A legend line's icon as its own SVG document.
+pub(super) fn icon_svg(icon: &Icon, shape: PieceShape) -> String {
+    icon_document(|c| draw_icon(c, icon, 0.0, 0.0, shape), 18.0)
+}
+
+/// A piece's picture as the legend's piece names show it, as its own SVG
+/// document.
+pub(super) fn piece_svg(label: &str, shape: PieceShape) -> String {
+    icon_document(
+        |c| {
+            draw_small_piece(
+                c,
+                (9.0, 7.0),
+                17.0,
+                Player::First,
+                shape,
+                Facing::Up,
+                Some(label),
+                None,
+            )
+        },
+        18.0,
+    )
+}
+
+fn draw_icon(c: &mut Canvas, icon: &Icon, x: f64, y: f64, shape: PieceShape) {
     let centre = (x + 9.0, y + 7.0);
     match icon {
         Icon::Note => {}
@@ -350,29 +418,53 @@ fn draw_icon(c: &mut Canvas, icon: &Icon, x: f64, y: f64) {
             c.line((x + 17.0, y + 9.0), (x + 14.0, y + 5.0), tetra::BRIDGE, 1.0);
         }
         Icon::Piece(p, facing) => {
-            let (fill, stroke, _, _) = piece_colours(*p);
-            c.circle(centre, 6.5, fill, stroke, 1.2);
-            if let Some(f) = facing {
-                draw_facing(c, centre, 26.0, *f, "#e67e22");
-            }
+            let label = match shape {
+                PieceShape::Figurine => Some("K"),
+                PieceShape::Pentagon => None,
+            };
+            let f = facing.unwrap_or_else(|| home_facing(*p));
+            draw_small_piece(c, centre, 16.0, *p, shape, f, label, facing.map(|_| false));
         }
-        Icon::Promoted => {
-            c.text_styled(
+        Icon::Promoted => match shape {
+            PieceShape::Pentagon => {
+                draw_small_piece(
+                    c,
+                    centre,
+                    17.0,
+                    Player::First,
+                    shape,
+                    Facing::Up,
+                    Some("+P"),
+                    None,
+                );
+            }
+            PieceShape::Figurine => c.text_styled(
                 (centre.0, y + 12.0),
                 12.0,
                 Anchor::Middle,
                 "#c0392b",
                 "font-weight=\"bold\"",
                 "+",
+            ),
+        },
+        Icon::Facing(f) => {
+            let label = match shape {
+                PieceShape::Figurine => Some("P"),
+                PieceShape::Pentagon => None,
+            };
+            draw_small_piece(
+                c,
+                centre,
+                17.0,
+                Player::First,
+                shape,
+                *f,
+                label,
+                Some(false),
             );
         }
-        Icon::Facing(f) => {
-            c.circle(centre, 5.5, "#ffffff", "#222222", 1.0);
-            draw_facing(c, centre, 22.0, *f, "#e67e22");
-        }
         Icon::Arrow(f) => {
-            c.circle(centre, 5.5, "#ffffff", "#222222", 1.0);
-            draw_arrow(c, centre, 22.0, *f);
+            draw_small_piece(c, centre, 17.0, Player::First, shape, *f, None, Some(true));
         }
         Icon::OtherFace => c.text((centre.0, y + 12.0), 10.0, Anchor::Middle, "#777777", "g"),
         Icon::Origin => c.rect(x + 2.0, y + 1.0, 14.0, 12.0, "none", "#ff9800", 3.0),

@@ -252,6 +252,9 @@ struct Layout {
     /// Each cell's neighbours worth highlighting with it (`data-near`);
     /// empty where a layout has none.
     near: BTreeMap<String, Vec<String>>,
+    /// Cells whose ranks run left to right rather than upward (the
+    /// tetrahedron's rightward arm): a piece there points right or left.
+    sideways: std::collections::BTreeSet<String>,
     /// Drawn under zones: cell fills and tints.
     under: Canvas,
     /// Drawn over zones, under pieces: grid, labels, seams.
@@ -282,7 +285,10 @@ const CHAR: f64 = 6.2;
 /// Room for a legend line's icon before its text.
 const ICON: f64 = 26.0;
 
-fn draw(d: &Diagram, o: &Overlay) -> String {
+/// The board of a picture drawn: its layout (its own legend lines still in
+/// it), the board group with its top-left corner at (`PAD`, `top`), and the
+/// occupied cells.
+fn draw_board(d: &Diagram, o: &Overlay, top: f64) -> (Layout, Canvas) {
     let names = [d.sides[0].name.as_str(), d.sides[1].name.as_str()];
     let mut layout = match &d.board {
         AnyBoard::Charts(b) => charts::layout(b, o.flip, o.across != Across::Off),
@@ -294,7 +300,7 @@ fn draw(d: &Diagram, o: &Overlay) -> String {
     board.raw(&format!(
         "<g id=\"board\" transform=\"translate({},{})\">\n",
         num(PAD),
-        num(TITLE)
+        num(top)
     ));
     let under = std::mem::take(&mut layout.under);
     board.raw(&under.into_string());
@@ -328,14 +334,14 @@ fn draw(d: &Diagram, o: &Overlay) -> String {
     }
     for p in &d.pieces {
         if let Some(sq) = layout.cells.get(&p.cell) {
-            draw_piece(&mut board, *sq, p);
+            let sideways = layout.sideways.contains(&p.cell);
+            draw_piece(&mut board, *sq, p, d.shape, sideways);
         }
     }
     across(&mut board, d, o, &mut layout);
     let top = std::mem::take(&mut layout.top);
     board.raw(&top.into_string());
-    let occupied: std::collections::BTreeSet<&str> =
-        d.pieces.iter().map(|p| p.cell.as_str()).collect();
+    let occupied = occupied(d);
     draw_marks(&mut board, &layout, &occupied, placed);
     // The cells' shapes for a page to find, last so that nothing drawn
     // covers them; transparent, so the picture is unchanged.
@@ -357,6 +363,34 @@ fn draw(d: &Diagram, o: &Overlay) -> String {
         ghosts::draw_ghost_hits(&mut board, b, &layout, o.across == Across::Hidden);
     }
     board.close_group();
+    (layout, board)
+}
+
+/// The cells with a piece on them.
+fn occupied(d: &Diagram) -> std::collections::BTreeSet<&str> {
+    d.pieces.iter().map(|p| p.cell.as_str()).collect()
+}
+
+/// The picture's title: the variant and its board, and for whom it is
+/// turned.
+fn title(d: &Diagram, o: &Overlay) -> String {
+    let title = match &d.board {
+        AnyBoard::Charts(b) => format!("{} — {}", d.variant, b.title()),
+        AnyBoard::Tetrahedron(t) => format!("{} — {}", d.variant, t.title()),
+    };
+    if o.flip {
+        format!(
+            "{title}, turned for {}",
+            d.sides[Player::Second.index()].name
+        )
+    } else {
+        title
+    }
+}
+
+fn draw(d: &Diagram, o: &Overlay) -> String {
+    let (mut layout, board) = draw_board(d, o, TITLE);
+    let occupied = occupied(d);
 
     // The legend under the board: sides, hands, marks, pieces, caption.
     let items = legend::items(d, o, &mut layout, &occupied);
@@ -369,24 +403,13 @@ fn draw(d: &Diagram, o: &Overlay) -> String {
         })
         .max()
         .unwrap_or(0) as f64;
-    let title = match &d.board {
-        AnyBoard::Charts(b) => format!("{} — {}", d.variant, b.title()),
-        AnyBoard::Tetrahedron(t) => format!("{} — {}", d.variant, t.title()),
-    };
-    let title = if o.flip {
-        format!(
-            "{title}, turned for {}",
-            d.sides[Player::Second.index()].name
-        )
-    } else {
-        title
-    };
+    let title = title(d, o);
     // The bold title's characters are wider than the legend's.
     let width = (layout.width + 2.0 * PAD)
         .max(PAD * 2.0 + ICON + longest * CHAR)
         .max(PAD * 2.0 + title.chars().count() as f64 * 8.6)
         .ceil();
-    let (legend, y) = legend::draw(&items, &layout, width);
+    let (legend, y) = legend::draw(&items, &layout, width, d.shape);
     let height = (y + PAD).ceil();
 
     let mut doc = String::new();
@@ -446,6 +469,77 @@ fn across(board: &mut Canvas, d: &Diagram, o: &Overlay, layout: &mut Layout) {
                 .to_string(),
         ));
     }
+}
+
+/// The board alone, as an SVG document, for a page that sets out the
+/// legend itself ([`legend_entries`]): the same board group as
+/// [`render_diagram_svg`] draws, with no title and no legend. Its size
+/// depends on the board alone, never on the position, so a page can give
+/// it one place for a whole game.
+pub fn render_board_svg(d: &Diagram, overlay: &Overlay) -> String {
+    let (layout, board) = draw_board(d, overlay, PAD);
+    let width = (layout.width + 2.0 * PAD).ceil();
+    let height = (layout.height + 2.0 * PAD).ceil();
+    let mut doc = String::new();
+    doc.push_str(&format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n",
+        w = num(width),
+        h = num(height)
+    ));
+    doc.push_str(&format!(
+        "<title>{}</title>\n",
+        svg::escape(&format!("{}: {}", title(d, overlay), placement_summary(d)))
+    ));
+    let mut head = Canvas::default();
+    head.rect(0.0, 0.0, width, height, "#ffffff", "none", 0.0);
+    doc.push_str(&head.into_string());
+    doc.push_str(&board.into_string());
+    doc.push_str("</svg>\n");
+    doc
+}
+
+/// One line of a legend set out by a page: a small picture (an SVG
+/// document, where the line has one) and its words; a piece's line also
+/// carries its label as the notation writes it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LegendEntry {
+    pub icon: Option<String>,
+    /// The piece's label (`K`, `+R`), on a line that names a piece.
+    pub label: Option<String>,
+    pub text: String,
+}
+
+/// The legend [`render_diagram_svg`] draws under the board, as data: the
+/// same lines in the same order, each icon its own small SVG document.
+/// With the title first, for a page to head the legend with.
+pub fn legend_entries(d: &Diagram, overlay: &Overlay) -> (String, Vec<LegendEntry>) {
+    let names = [d.sides[0].name.as_str(), d.sides[1].name.as_str()];
+    let mut layout = match &d.board {
+        AnyBoard::Charts(b) => charts::layout(b, overlay.flip, overlay.across != Across::Off),
+        AnyBoard::Tetrahedron(t) => tetra::layout(t, names, overlay.flip),
+    };
+    let occupied = occupied(d);
+    let items = legend::items(d, overlay, &mut layout, &occupied);
+    let mut out = Vec::new();
+    for item in &items {
+        match item {
+            Item::Line(icon, text) => out.push(LegendEntry {
+                icon: icon.as_ref().map(|i| legend::icon_svg(i, d.shape)),
+                label: None,
+                text: text.clone(),
+            }),
+            Item::Pieces(entries) => {
+                for (label, name) in entries {
+                    out.push(LegendEntry {
+                        icon: Some(legend::piece_svg(label, d.shape)),
+                        label: Some(label.clone()),
+                        text: name.clone(),
+                    });
+                }
+            }
+        }
+    }
+    (title(d, overlay), out)
 }
 
 /// A short description for the SVG `<title>` (what screen readers say).

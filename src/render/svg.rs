@@ -106,6 +106,11 @@ impl Canvas {
         }
     }
 
+    /// Whether the canvas draws half a turn round.
+    pub fn is_turned(&self) -> bool {
+        self.turn.is_some()
+    }
+
     pub fn into_string(self) -> String {
         self.out
     }
@@ -183,6 +188,19 @@ impl Canvas {
     }
 
     pub fn polygon(&mut self, points: &[(f64, f64)], fill: &str, stroke: &str, sw: f64) {
+        self.polygon_with(
+            points,
+            "",
+            &format!(
+                "fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"",
+                num(sw)
+            ),
+        );
+    }
+
+    /// A polygon with its attributes other than the points written out by
+    /// the caller (already escaped), `before` the points and `after` them.
+    pub fn polygon_with(&mut self, points: &[(f64, f64)], before: &str, after: &str) {
         let pts: Vec<String> = points
             .iter()
             .map(|&p| {
@@ -192,9 +210,29 @@ impl Canvas {
             .collect();
         let _ = writeln!(
             self.out,
-            "<polygon points=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
+            "<polygon {before}{}points=\"{}\" {after}/>",
+            if before.is_empty() { "" } else { " " },
             pts.join(" "),
-            num(sw)
+        );
+    }
+
+    /// A path `d` drawn in a 100 × 100 box whose middle is put at `centre`
+    /// (which turns with the canvas), scaled by `scale` and turned by
+    /// `degrees` clockwise as seen on the picture: the turn is the caller's
+    /// choice, so a figurine stays upright on a board turned half round.
+    pub fn figure(&mut self, centre: (f64, f64), scale: f64, degrees: u16, d: &str, attrs: &str) {
+        let (x, y) = self.at(centre);
+        let turn = if degrees == 0 {
+            String::new()
+        } else {
+            format!(" rotate({degrees})")
+        };
+        let _ = writeln!(
+            self.out,
+            "<path transform=\"translate({},{}){turn} scale({}) translate(-50,-50)\" d=\"{d}\" {attrs}/>",
+            num(x),
+            num(y),
+            (scale * 1000.0).round() / 1000.0,
         );
     }
 

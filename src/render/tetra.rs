@@ -155,10 +155,14 @@ pub(super) fn layout(board: &TetraBoard, names: [&str; 2], turned: bool) -> Layo
     let height = at.iter().map(|s| s.bottom()).fold(0.0, f64::max) + UNDER;
 
     let mut cells = BTreeMap::new();
+    let mut sideways = std::collections::BTreeSet::new();
     let mut under = Canvas::turned(width, height, turned);
     let mut over = under.like();
     for c in board.cells() {
         let s = at[board.rank(c) as usize];
+        if !s.upward {
+            sideways.insert(board.cell_name(c).to_string());
+        }
         let (file, level) = board.in_rank(c);
         let sq = Square {
             x: s.left + file as f64 * CELL,
@@ -276,6 +280,7 @@ pub(super) fn layout(board: &TetraBoard, names: [&str; 2], turned: bool) -> Layo
     Layout {
         cells,
         near: near(board),
+        sideways,
         under,
         over,
         top: Canvas::turned(width, height, turned),

@@ -81,6 +81,20 @@ pub struct Diagram {
     /// `+R`), each with the piece's name as the family's rules give it,
     /// in the order a legend lists them.
     pub legend: Vec<(String, String)>,
+    /// How the family's pieces are drawn.
+    pub shape: PieceShape,
+}
+
+/// How a family's pieces look on a picture.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PieceShape {
+    /// Chess figurines (king, queen, rook, bishop, knight, pawn), upright
+    /// unless a facing turns them.
+    Figurine,
+    /// Shogi's pentagon, pointing along the piece's facing, its letter
+    /// upright inside.
+    Pentagon,
 }
 
 impl Diagram {

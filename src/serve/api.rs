@@ -179,8 +179,14 @@ pub struct BoardView {
     pub check_cells: Vec<String>,
     /// Every piece on the board.
     pub pieces: Vec<PieceMark>,
-    /// The board, as `seams render` draws it.
+    /// The board, as `seams render` draws it, without the title and
+    /// legend: its size is the board's alone, the same for every position.
     pub svg: String,
+    /// The picture's title (variant and board).
+    pub title: String,
+    /// The legend `seams render` draws under the board, line by line, for
+    /// the page to set out beside it.
+    pub legend: Vec<render::LegendEntry>,
     /// What each side holds in hand.
     pub hands: [Vec<HandView>; 2],
     /// The actions the player may choose here, sorted by text.
@@ -228,19 +234,18 @@ fn view_of(
 ) -> BoardView {
     // Ghost cells and the routes across seams are drawn hidden: the page
     // shows the ghosts when asked and a selected piece's routes.
-    let svg = render::render_diagram_svg(
-        d,
-        &Overlay {
-            flip,
-            across: render::Across::Hidden,
-            routes: moves
-                .iter()
-                .filter(|m| !m.routes.is_empty())
-                .map(|m| (m.text.clone(), m.routes.clone()))
-                .collect(),
-            ..Overlay::default()
-        },
-    );
+    let overlay = Overlay {
+        flip,
+        across: render::Across::Hidden,
+        routes: moves
+            .iter()
+            .filter(|m| !m.routes.is_empty())
+            .map(|m| (m.text.clone(), m.routes.clone()))
+            .collect(),
+        ..Overlay::default()
+    };
+    let svg = render::render_board_svg(d, &overlay);
+    let (title, legend) = render::legend_entries(d, &overlay);
     let hands = |p: Player| {
         d.sides[p.index()]
             .hand
@@ -266,6 +271,8 @@ fn view_of(
             .collect(),
         pieces: d.pieces.clone(),
         svg,
+        title,
+        legend,
         hands: [hands(Player::First), hands(Player::Second)],
         moves,
     }

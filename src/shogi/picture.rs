@@ -158,6 +158,7 @@ impl Draw<Position, Action> for ShogiRules {
             to_move: pos.to_move(),
             in_check: self.in_check(pos),
             legend: names(),
+            shape: crate::rules::drawing::PieceShape::Pentagon,
         }
     }
 

@@ -156,6 +156,7 @@ impl Draw<Position, TetraAction> for TetraRules {
             to_move: pos.to_move(),
             in_check: self.in_check(pos),
             legend: self.names(),
+            shape: crate::rules::drawing::PieceShape::Pentagon,
         }
     }
 

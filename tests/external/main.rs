@@ -12,6 +12,7 @@ mod html_chromium;
 mod python;
 mod spec_html;
 mod webapp;
+mod webapp_layout;
 mod webapp_seams;
 
 use libtest_mimic::Arguments;

@@ -69,7 +69,11 @@ const TRIALS: &[(&str, Steps)] = &[
 pub fn trials() -> Vec<Trial> {
     let missing = missing_tools();
     // Each area of the app keeps its trials in its own file.
-    let areas: [&[(&str, Steps)]; 2] = [TRIALS, crate::webapp_seams::TRIALS];
+    let areas: [&[(&str, Steps)]; 3] = [
+        TRIALS,
+        crate::webapp_seams::TRIALS,
+        crate::webapp_layout::TRIALS,
+    ];
     areas
         .into_iter()
         .flatten()

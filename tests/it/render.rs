@@ -812,8 +812,12 @@ fn the_legend_explains_the_players_and_the_marks_drawn() {
     .expect("renders");
     assert!(svg.contains("A (moves first) — dropped pieces point up, toward higher ranks"));
     assert!(svg.contains("B (moves second) — dropped pieces point down, toward lower ranks"));
-    assert!(svg.contains("+ before a letter (red): the piece is promoted"));
-    assert!(svg.contains("facing triangle"));
+    assert!(
+        svg.contains(
+            "red letter in a red inner outline (+ in the notation): the piece is promoted"
+        )
+    );
+    assert!(svg.contains("the orange tip: a reversing seam can turn it"));
     // A capture is ringed, a drop and a promotion are tagged, and each is
     // explained.
     let v = registry::find("shogi-flat").expect("registered");
@@ -872,21 +876,35 @@ fn staircase_labels_are_as_large_as_the_file_and_rank_labels() {
     assert!(stairs.iter().all(|&s| s >= 10.0), "{stairs:?}");
 }
 
-/// The centre of the circle drawn for the piece on `cell`, and its fill.
+/// The middle of the pentagon drawn for the piece on `cell` (the middle of
+/// its box), and its fill.
 fn piece_disc(svg: &str, cell: &str) -> ((f64, f64), String) {
-    let shapes = cell_shapes(svg);
-    let sq = shapes[cell][0];
-    let (x, y, s) = (number(sq, "x"), number(sq, "y"), number(sq, "width"));
-    let centre = (x + s / 2.0, y + s / 2.0);
-    let disc = elements(group(svg, "board"))
+    let shape = elements(group(svg, "board"))
         .into_iter()
         .find(|e| {
-            e.starts_with("circle ")
-                && (number(e, "cx") - centre.0).abs() < 0.2
-                && (number(e, "cy") - centre.1).abs() < 0.2
+            e.starts_with("polygon ")
+                && attr(e, "data-piece").is_some()
+                && attr(e, "data-on") == Some(cell)
         })
         .unwrap_or_else(|| panic!("a piece on {cell}"));
-    (centre, attr(disc, "fill").unwrap_or_default().to_string())
+    let points: Vec<(f64, f64)> = attr(shape, "points")
+        .expect("points")
+        .split(' ')
+        .map(|p| {
+            let (x, y) = p.split_once(',').expect("x,y");
+            (x.parse::<f64>().expect("x"), y.parse::<f64>().expect("y"))
+        })
+        .collect();
+    let span = |f: fn(&(f64, f64)) -> f64| {
+        let vs: Vec<f64> = points.iter().map(f).collect();
+        let lo = vs.iter().copied().fold(f64::MAX, f64::min);
+        let hi = vs.iter().copied().fold(f64::MIN, f64::max);
+        (lo + hi) / 2.0
+    };
+    (
+        (span(|p| p.0), span(|p| p.1)),
+        attr(shape, "fill").unwrap_or_default().to_string(),
+    )
 }
 
 #[test]
@@ -1068,9 +1086,74 @@ fn display_arrows_are_hollow_and_explained_apart_from_facings() {
         assert!(g.contains(r##"fill="#ffffff" stroke="#e67e22""##), "{g}");
     }
     let legend = group(&svg, "legend");
-    assert!(legend.contains("hollow triangle: arrow records transport; does not affect moves"));
+    assert!(legend.contains("hollow tip: arrow records transport; does not affect moves"));
     // Golds, silvers, knights, lances and pawns still show their facing.
-    assert!(legend.contains("facing triangle: the way the piece's forward points"));
+    assert!(legend.contains("a piece points the way its forward points"));
     let (pixels, _) = ink(&svg);
     assert!(pixels > 0);
+}
+
+#[test]
+fn a_page_gets_the_board_alone_at_one_size_and_the_legend_as_data() {
+    use seams::render::{Overlay, escape, legend_entries, render_board_svg, render_diagram_svg};
+    let size = |svg: &str| -> (f64, f64) {
+        let head = elements(svg)
+            .into_iter()
+            .find(|e| e.starts_with("svg "))
+            .expect("an svg element");
+        (number(head, "width"), number(head, "height"))
+    };
+    for v in registry::variants() {
+        for flip in [false, true] {
+            let o = Overlay {
+                flip,
+                ..Overlay::default()
+            };
+            let d = v.diagram(&At::default()).expect("diagram");
+            let full = render_diagram_svg(&d, &o);
+            let board = render_board_svg(&d, &o);
+            // The same board group, placed under no title, and no legend.
+            let inside = |svg: &str| {
+                let g = group(svg, "board");
+                g[g.find('>').expect("a tag")..].to_string()
+            };
+            assert_eq!(inside(&full), inside(&board), "{}", v.name());
+            assert!(!board.contains("id=\"legend\""), "{}", v.name());
+            let (pixels, _) = ink(&board);
+            assert!(pixels > 0, "{}", v.name());
+            // The legend's lines, in order, are the picture's.
+            let (title, entries) = legend_entries(&d, &o);
+            assert!(full.contains(&format!(">{}</text>", escape(&title))));
+            let legend = group(&full, "legend");
+            let mut from = 0;
+            for e in &entries {
+                let text = format!(">{}</text>", escape(&e.text));
+                let at = legend[from..]
+                    .find(&text)
+                    .unwrap_or_else(|| panic!("{}: no legend line {text} in order", v.name()));
+                from += at;
+                if let Some(icon) = &e.icon {
+                    assert!(icon.starts_with("<svg xmlns="), "{icon}");
+                }
+                if let Some(label) = &e.label {
+                    assert!(legend.contains(&format!(">{}</text>", escape(label))));
+                }
+            }
+            // The board's size is the board's alone: the same after a move.
+            let first = v.legal_actions(&At::default()).expect("actions")[0].clone();
+            let moved = [first];
+            let after = v
+                .diagram(&At {
+                    position: None,
+                    moves: &moved,
+                })
+                .expect("diagram");
+            assert_eq!(
+                size(&render_board_svg(&after, &o)),
+                size(&board),
+                "{}",
+                v.name()
+            );
+        }
+    }
 }

@@ -154,7 +154,15 @@ fn kings_rooks_and_bishops_show_the_arrow_their_routes_left() {
     let svg = view["svg"].as_str().unwrap();
     assert!(svg.contains(r#"data-arrow="down" data-on="a7""#), "{svg}");
     assert!(svg.contains(r#"data-arrow="up" data-on="e1""#), "{svg}");
-    assert!(svg.contains("arrow records transport; does not affect moves"));
+    // The legend travels beside the picture, as data.
+    assert!(!svg.contains("id=\"legend\""), "{svg}");
+    let legend = view["legend"].as_array().unwrap();
+    assert!(legend.iter().any(|l| {
+        l["text"]
+            .as_str()
+            .unwrap()
+            .contains("arrow records transport; does not affect moves")
+    }));
     // A gold's facing is a rule facing, drawn as before.
     let view = check(
         "/api/game",
@@ -181,7 +189,12 @@ fn kings_rooks_and_bishops_show_the_arrow_their_routes_left() {
         );
         let svg = view["svg"].as_str().unwrap();
         assert!(!svg.contains("data-arrow"), "{variant}");
-        assert!(!svg.contains("arrow records transport"), "{variant}");
+        assert!(
+            !view["legend"]
+                .to_string()
+                .contains("arrow records transport"),
+            "{variant}"
+        );
     }
 }
 

@@ -121,6 +121,7 @@ function drawBoard() {
     board.innerHTML = picture;
     drawnSvg = picture;
   }
+  fitBoard();
   const svg = board.querySelector("svg");
   if (!svg) return;
   const old = svg.querySelector("#app-marks");
@@ -165,6 +166,62 @@ function drawBoard() {
   }
   svg.append(marks);
   showCrossings();
+}
+
+// The room the compact bar under the board (whose turn, hands, the game's
+// buttons) keeps on the first screen of a narrow window, in pixels.
+const BAR_ROOM = 160;
+
+// Gives the board the largest size that fits: beside the side panel, its
+// area's box; on a narrow window (the panel under the board), the window's
+// width, and its height less the header and the compact bar. The picture's
+// size is the board's alone, so the board keeps its place and size for a
+// whole game; only the window and the variant change it.
+function fitBoard() {
+  const header = document.querySelector("header");
+  document.documentElement.style.setProperty("--header-height", `${header.offsetHeight}px`);
+  const svg = $("board").querySelector("svg");
+  if (!svg || !svg.viewBox.baseVal || !svg.viewBox.baseVal.width) return;
+  const box = svg.viewBox.baseVal;
+  const area = $("board-area");
+  const narrow = window.matchMedia("(max-width: 900px)").matches;
+  const room = narrow
+    ? window.innerHeight - header.offsetHeight - BAR_ROOM
+    : area.clientHeight;
+  const scale = Math.max(0.1, Math.min(area.clientWidth / box.width, room / box.height));
+  svg.style.width = `${Math.floor(box.width * scale)}px`;
+  svg.style.height = `${Math.floor(box.height * scale)}px`;
+}
+
+// The legend beside the board, line by line as the server drew it; redrawn
+// only when it changes.
+let shownLegend = null;
+
+function showLegend(v) {
+  const legend = JSON.stringify([v.title, v.legend]);
+  if (legend === shownLegend) return;
+  shownLegend = legend;
+  $("legend-title").textContent = v.title || "";
+  const list = $("legend-lines");
+  list.innerHTML = "";
+  for (const entry of v.legend || []) {
+    const li = document.createElement("li");
+    const icon = document.createElement("span");
+    icon.className = "legend-icon";
+    // A small picture the server drew, like the board itself.
+    if (entry.icon) icon.innerHTML = entry.icon;
+    li.append(icon);
+    if (entry.label) {
+      const label = document.createElement("b");
+      label.className = entry.label.startsWith("+") ? "legend-label promoted" : "legend-label";
+      label.textContent = entry.label;
+      li.append(label);
+    }
+    const text = document.createElement("span");
+    text.textContent = entry.text;
+    li.append(text);
+    list.append(li);
+  }
 }
 
 function ring(b, colour, name) {
@@ -462,6 +519,7 @@ function show() {
   $("position").value = v.position;
   showHands(v);
   showMoves(v);
+  showLegend(v);
   $("draw-offer").hidden = !state.drawOffer || !!v.result;
   if (state.drawOffer) {
     $("draw-offer-text").textContent = `${names[state.drawOffer === "first" ? 0 : 1]} offers a draw.`;
@@ -665,6 +723,7 @@ function pointerOver(event) {
 
 function wire() {
   const board = $("board");
+  window.addEventListener("resize", fitBoard);
   board.addEventListener("pointerover", pointerOver);
   board.addEventListener("pointerdown", pointerDown);
   board.addEventListener("pointerup", pointerUp);
