@@ -39,8 +39,9 @@ fn seam_letter(ci: usize, north_south: bool) -> String {
     ((b'a' + (k % 26) as u8) as char).to_string()
 }
 
-/// Lays the board out; `turned` draws it half a turn round.
-pub(super) fn layout(board: &Board, turned: bool) -> Layout {
+/// Lays the board out; `turned` draws it half a turn round, `coordinates`
+/// labels the files and ranks.
+pub(super) fn layout(board: &Board, turned: bool, coordinates: bool) -> Layout {
     let (w, h) = (board.width() as f64, board.height() as f64);
     let multi = board.chart_count() > 1;
     let stairs = board
@@ -84,7 +85,7 @@ pub(super) fn layout(board: &Board, turned: bool) -> Layout {
                 &format!("sheet {name}"),
             );
         }
-        for x in 0..board.width() {
+        for x in (0..board.width()).filter(|_| coordinates) {
             over.text(
                 (ox + (x as f64 + 0.5) * cell, bottom + 30.0),
                 11.0,
@@ -93,7 +94,7 @@ pub(super) fn layout(board: &Board, turned: bool) -> Layout {
                 &Board::file_letter(x).to_string(),
             );
         }
-        for y in 0..board.height() {
+        for y in (0..board.height()).filter(|_| coordinates) {
             over.text(
                 (ox - 17.0, oy + (h - 1.0 - y as f64 + 0.5) * cell + 4.0),
                 11.0,

@@ -70,6 +70,9 @@ pub struct Overlay {
     /// Framed cells, canonical names, with their legend words (see
     /// [`Marks::framed`]).
     pub framed: Vec<(String, String)>,
+    /// Leave out the file and rank labels (a page lets its player switch
+    /// them off); the cells keep their names in `data-cell`.
+    pub hide_coordinates: bool,
 }
 
 /// How an action mark is drawn.
@@ -269,8 +272,8 @@ const ICON: f64 = 26.0;
 fn draw(d: &Diagram, o: &Overlay) -> String {
     let names = [d.sides[0].name.as_str(), d.sides[1].name.as_str()];
     let mut layout = match &d.board {
-        AnyBoard::Charts(b) => charts::layout(b, o.flip),
-        AnyBoard::Tetrahedron(t) => tetra::layout(t, names, o.flip),
+        AnyBoard::Charts(b) => charts::layout(b, o.flip, !o.hide_coordinates),
+        AnyBoard::Tetrahedron(t) => tetra::layout(t, names, o.flip, !o.hide_coordinates),
     };
     let from = o.from.as_deref();
     let placed = &o.marks;
