@@ -69,7 +69,7 @@ const TRIALS: &[(&str, Steps)] = &[
 pub fn trials() -> Vec<Trial> {
     let missing = missing_tools();
     // Each area of the app keeps its trials in its own file.
-    let areas: [&[(&str, Steps)]; 1] = [TRIALS];
+    let areas: [&[(&str, Steps)]; 2] = [TRIALS, crate::webapp_play::TRIALS];
     areas
         .into_iter()
         .flatten()
