@@ -367,6 +367,20 @@ fn write_hands(shape: &HandShape, counts: &[[u32; 2]]) -> String {
     }
 }
 
+/// How many of each hand kind (in `shape`'s order) the first and the
+/// second player hold in `layout`, read as written and not checked by the
+/// rules.
+pub fn hand_counts(layout: &Layout, shape: &HandShape) -> Result<Vec<[u32; 2]>, EditError> {
+    let text = match shape.place {
+        HandPlace::Bracket => layout.bracket.as_deref(),
+        HandPlace::Field(i) => layout.fields.get(i).map(String::as_str),
+    };
+    read_hands(
+        shape,
+        text.ok_or(EditError::MissingField { field: "hand" })?,
+    )
+}
+
 /// `layout` with `player` holding `count` of the hand kind `label` (its
 /// text letter or its picture label).
 pub fn set_hand(

@@ -111,6 +111,7 @@ impl Draw<Position, Action> for KyotoRules {
                     HandMark {
                         label: format!("{}/{}", a.letter(), b.letter()),
                         count: pos.hands[p.index()][t.index()] as u32,
+                        drops: vec![a.letter().to_string(), b.letter().to_string()],
                     }
                 })
                 .collect(),

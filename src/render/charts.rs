@@ -39,10 +39,11 @@ fn seam_letter(ci: usize, north_south: bool) -> String {
     ((b'a' + (k % 26) as u8) as char).to_string()
 }
 
-/// Lays the board out; `turned` draws it half a turn round, and `ghosts`
+/// Lays the board out; `turned` draws it half a turn round, `ghosts`
 /// leaves a cell's margin beyond every glued side for the ghost cells
-/// (`ghosts.rs`), with the labels and seam arrows beyond it.
-pub(super) fn layout(board: &Board, turned: bool, ghosts: bool) -> Layout {
+/// (`ghosts.rs`), with the labels and seam arrows beyond it, and
+/// `coordinates` labels the files and ranks.
+pub(super) fn layout(board: &Board, turned: bool, ghosts: bool, coordinates: bool) -> Layout {
     let (w, h) = (board.width() as f64, board.height() as f64);
     let multi = board.chart_count() > 1;
     let stairs = board
@@ -89,7 +90,7 @@ pub(super) fn layout(board: &Board, turned: bool, ghosts: bool) -> Layout {
                 &format!("sheet {name}"),
             );
         }
-        for x in 0..board.width() {
+        for x in (0..board.width()).filter(|_| coordinates) {
             over.text(
                 (ox + (x as f64 + 0.5) * cell, bottom + my + 30.0),
                 11.0,
@@ -98,7 +99,7 @@ pub(super) fn layout(board: &Board, turned: bool, ghosts: bool) -> Layout {
                 &Board::file_letter(x).to_string(),
             );
         }
-        for y in 0..board.height() {
+        for y in (0..board.height()).filter(|_| coordinates) {
             over.text(
                 (ox - mx - 17.0, oy + (h - 1.0 - y as f64 + 0.5) * cell + 4.0),
                 11.0,

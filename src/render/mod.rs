@@ -81,6 +81,9 @@ pub struct Overlay {
     /// Actions (their texts) with the routes their pieces take; those
     /// that cross a seam are drawn when `across` is not off.
     pub routes: Vec<(String, Vec<crate::rules::drawing::Route>)>,
+    /// Leave out the file and rank labels (a page lets its player switch
+    /// them off); the cells keep their names in `data-cell`.
+    pub hide_coordinates: bool,
 }
 
 /// How an action mark is drawn.
@@ -291,8 +294,10 @@ const ICON: f64 = 26.0;
 fn draw_board(d: &Diagram, o: &Overlay, top: f64) -> (Layout, Canvas) {
     let names = [d.sides[0].name.as_str(), d.sides[1].name.as_str()];
     let mut layout = match &d.board {
-        AnyBoard::Charts(b) => charts::layout(b, o.flip, o.across != Across::Off),
-        AnyBoard::Tetrahedron(t) => tetra::layout(t, names, o.flip),
+        AnyBoard::Charts(b) => {
+            charts::layout(b, o.flip, o.across != Across::Off, !o.hide_coordinates)
+        }
+        AnyBoard::Tetrahedron(t) => tetra::layout(t, names, o.flip, !o.hide_coordinates),
     };
     let from = o.from.as_deref();
     let placed = &o.marks;
@@ -515,8 +520,15 @@ pub struct LegendEntry {
 pub fn legend_entries(d: &Diagram, overlay: &Overlay) -> (String, Vec<LegendEntry>) {
     let names = [d.sides[0].name.as_str(), d.sides[1].name.as_str()];
     let mut layout = match &d.board {
-        AnyBoard::Charts(b) => charts::layout(b, overlay.flip, overlay.across != Across::Off),
-        AnyBoard::Tetrahedron(t) => tetra::layout(t, names, overlay.flip),
+        AnyBoard::Charts(b) => charts::layout(
+            b,
+            overlay.flip,
+            overlay.across != Across::Off,
+            !overlay.hide_coordinates,
+        ),
+        AnyBoard::Tetrahedron(t) => {
+            tetra::layout(t, names, overlay.flip, !overlay.hide_coordinates)
+        }
     };
     let occupied = occupied(d);
     let items = legend::items(d, overlay, &mut layout, &occupied);

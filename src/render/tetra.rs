@@ -148,7 +148,13 @@ fn near(board: &TetraBoard) -> BTreeMap<String, Vec<String>> {
 
 /// Lays the board out; `turned` draws it half a turn round. `names` are
 /// the first and second players' names, for the legend.
-pub(super) fn layout(board: &TetraBoard, names: [&str; 2], turned: bool) -> Layout {
+/// `coordinates` labels each slice's files and levels.
+pub(super) fn layout(
+    board: &TetraBoard,
+    names: [&str; 2],
+    turned: bool,
+    coordinates: bool,
+) -> Layout {
     let side = board.side() as usize;
     let at = slices(side);
     let width = at.iter().map(|s| s.right()).fold(0.0, f64::max) + RIGHT;
@@ -215,7 +221,7 @@ pub(super) fn layout(board: &TetraBoard, names: [&str; 2], turned: bool) -> Layo
                 &title,
             );
         }
-        for f in 0..s.files {
+        for f in (0..s.files).filter(|_| coordinates) {
             over.text(
                 (s.left + (f as f64 + 0.5) * CELL, s.bottom() + 13.0),
                 10.0,
@@ -224,7 +230,7 @@ pub(super) fn layout(board: &TetraBoard, names: [&str; 2], turned: bool) -> Layo
                 &((b'a' + f as u8) as char).to_string(),
             );
         }
-        for l in 0..s.levels {
+        for l in (0..s.levels).filter(|_| coordinates) {
             over.text(
                 (s.left - 5.0, s.bottom() - (l as f64 + 0.5) * CELL + 3.5),
                 9.0,

@@ -46,9 +46,13 @@ pub struct PieceMark {
 /// Pieces of one kind in a hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandMark {
-    /// The kind as the notation writes drops of it.
+    /// The kind as the picture labels it: the letter its drops are
+    /// written with, or both faces of a two-faced token (`S/B`).
     pub label: String,
     pub count: u32,
+    /// The labels drops of this kind carry ([`ActionMark::drop`]): the
+    /// label itself, or each face a two-faced token may be dropped with.
+    pub drops: Vec<String>,
 }
 
 /// Everything one player owns or is told by the rules, for the picture.

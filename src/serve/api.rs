@@ -40,10 +40,20 @@ pub enum ApiError {
     #[error("{0}")]
     Render(String),
     /// A saved game the reference refuses, at its first bad ply.
-    #[error("the record is refused at ply {ply}: {message}")]
+    #[error("the record is refused at {}", refused_at(*.ply, .message))]
     Record { ply: usize, message: String },
     #[error("{0}")]
     Request(String),
+}
+
+/// Where a record is refused and why, naming the ply once: a refused
+/// action's message already starts with its ply and text.
+fn refused_at(ply: usize, message: &str) -> String {
+    if message.starts_with(&format!("ply {ply} ")) {
+        message.to_string()
+    } else {
+        format!("ply {ply}: {message}")
+    }
 }
 
 impl ApiError {
@@ -115,6 +125,13 @@ pub struct GameRequest {
     /// Draw the board half a turn round, as the second player sees it.
     #[serde(default)]
     pub flip: bool,
+    /// Draw the file and rank labels (the default).
+    #[serde(default = "shown")]
+    pub coordinates: bool,
+}
+
+fn shown() -> bool {
+    true
 }
 
 /// An action the player can choose, placed on the board.
@@ -162,6 +179,36 @@ fn with_routes(moves: &mut [MoveView], routes: Vec<Vec<Route>>) {
 pub struct HandView {
     pub label: String,
     pub count: u32,
+    /// The labels the drops of these pieces carry ([`MoveView::drop`]):
+    /// the label itself, or both faces of a Kyoto token.
+    pub drops: Vec<String>,
+}
+
+/// The move that led to the position shown, marked on the board.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct LastMove {
+    pub text: String,
+    /// The origin cell; absent for a drop.
+    pub from: Option<String>,
+    pub to: String,
+}
+
+/// How the board is drawn, besides the position.
+#[derive(Clone, Debug)]
+struct Look {
+    flip: bool,
+    coordinates: bool,
+    last: Option<LastMove>,
+}
+
+impl Look {
+    fn new(flip: bool, coordinates: bool) -> Look {
+        Look {
+            flip,
+            coordinates,
+            last: None,
+        }
+    }
 }
 
 /// Everything the page shows about one position.
@@ -191,6 +238,8 @@ pub struct BoardView {
     pub hands: [Vec<HandView>; 2],
     /// The actions the player may choose here, sorted by text.
     pub moves: Vec<MoveView>,
+    /// The last move played, framed on the board; none at the start.
+    pub last_move: Option<LastMove>,
 }
 
 /// A scored game as the page shows it.
@@ -230,12 +279,32 @@ fn view_of(
     position: String,
     d: &Diagram,
     moves: Vec<MoveView>,
-    flip: bool,
+    look: Look,
 ) -> BoardView {
+    // The last move is framed through the picture's own marks, with the
+    // legend saying what the frames are.
+    let framed = match &look.last {
+        None => Vec::new(),
+        Some(m) => {
+            let mut f = Vec::new();
+            if let Some(from) = &m.from {
+                f.push((from.clone(), format!("the last move ({}) left it", m.text)));
+            }
+            let words = if m.from.is_some() {
+                format!("the last move ({}) went here", m.text)
+            } else {
+                format!("the last move ({}) dropped a piece here", m.text)
+            };
+            f.push((m.to.clone(), words));
+            f
+        }
+    };
     // Ghost cells and the routes across seams are drawn hidden: the page
     // shows the ghosts when asked and a selected piece's routes.
     let overlay = Overlay {
-        flip,
+        flip: look.flip,
+        hide_coordinates: !look.coordinates,
+        framed,
         across: render::Across::Hidden,
         routes: moves
             .iter()
@@ -253,6 +322,7 @@ fn view_of(
             .map(|h| HandView {
                 label: h.label.clone(),
                 count: h.count,
+                drops: h.drops.clone(),
             })
             .collect()
     };
@@ -275,6 +345,7 @@ fn view_of(
         legend,
         hands: [hands(Player::First), hands(Player::Second)],
         moves,
+        last_move: look.last,
     }
 }
 
@@ -294,21 +365,52 @@ fn replay<'v>(
     v: &'v dyn Variant,
     req: &GameRequest,
 ) -> Result<Box<dyn crate::session::Session + 'v>, ApiError> {
+    Ok(replay_marking_last(v, req, false)?.0)
+}
+
+/// Replays a scored game and, when `mark` asks, places its last move on
+/// the board: the last action that is a move or a drop (a resignation or
+/// an agreed draw is neither, so the move before it is marked).
+fn replay_marking_last<'v>(
+    v: &'v dyn Variant,
+    req: &GameRequest,
+    mark: bool,
+) -> Result<(Box<dyn crate::session::Session + 'v>, Option<LastMove>), ApiError> {
     check_length(&req.actions)?;
     let mut s = v.session(req.start.as_deref())?;
+    let n = req.actions.len();
+    // The positions before the last two actions: a game ends with at
+    // most one action that is not a move.
+    let mut before: Vec<(String, String)> = Vec::new();
     for (i, text) in req.actions.iter().enumerate() {
+        if mark && i + 2 >= n {
+            before.push((s.status().position, text.clone()));
+        }
         s.play(text).map_err(|e| ApiError::Move {
             ply: i + 1,
             text: text.clone(),
             message: e.message,
         })?;
     }
-    Ok(s)
+    let last = before.iter().rev().find_map(|(position, text)| {
+        let at = At {
+            position: Some(position),
+            moves: &[],
+        };
+        let mark = v.action_marks(&at, std::slice::from_ref(text)).ok()?;
+        let m = mark.into_iter().next()?.ok()?;
+        Some(LastMove {
+            text: text.clone(),
+            from: m.from,
+            to: m.to,
+        })
+    });
+    Ok((s, last))
 }
 
 /// Replays a scored game and shows where it stands.
 pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
-    let s = replay(v, req)?;
+    let (s, last) = replay_marking_last(v, req, true)?;
     let status = s.status();
     let legal = s.legal_actions();
     let at = At {
@@ -332,7 +434,11 @@ pub fn game(v: &dyn Variant, req: &GameRequest) -> Result<GameView, ApiError> {
     let d = s.diagram().ok_or_else(|| VariantError::NoPicture {
         variant: v.name().to_string(),
     })?;
-    let board = view_of(v, status.position.clone(), &d, moves, req.flip);
+    let look = Look {
+        last,
+        ..Look::new(req.flip, req.coordinates)
+    };
+    let board = view_of(v, status.position.clone(), &d, moves, look);
     let result = status.result.map(|r| result_view(r, &board.names));
     Ok(GameView {
         actions: s.actions().to_vec(),
@@ -371,6 +477,7 @@ pub fn load(vs: &[&dyn Variant], req: &LoadRequest) -> Result<GameView, ApiError
             start,
             actions: record.actions.clone(),
             flip: false,
+            coordinates: true,
         },
     )
 }
@@ -428,6 +535,9 @@ pub struct AnalysisRequest {
     pub king_safety: bool,
     #[serde(default)]
     pub flip: bool,
+    /// Draw the file and rank labels (the default).
+    #[serde(default = "shown")]
+    pub coordinates: bool,
 }
 
 /// The analysis board: always labelled as an experiment.
@@ -459,8 +569,25 @@ pub fn analysis(v: &dyn Variant, req: &AnalysisRequest) -> Result<AnalysisView, 
         .map(|(text, m)| MoveView::new(text, m))
         .collect();
     with_routes(&mut moves, line.routes);
+    // The last experiment, placed as its mover saw it: among what the
+    // line before it offered.
+    let last = match req.steps.split_last() {
+        None => None,
+        Some((step, earlier)) => v
+            .analysis_line(&at, earlier, step.mover, step.king_safety)?
+            .and_then(|before| before.moves.into_iter().find(|(t, _)| *t == step.action))
+            .map(|(text, m)| LastMove {
+                text,
+                from: m.from,
+                to: m.to,
+            }),
+    };
+    let look = Look {
+        last,
+        ..Look::new(req.flip, req.coordinates)
+    };
     Ok(AnalysisView {
-        board: view_of(v, line.position, &line.diagram, moves, req.flip),
+        board: view_of(v, line.position, &line.diagram, moves, look),
         mover: req.mover,
         king_safety: req.king_safety,
         experiment: true,
@@ -557,6 +684,9 @@ pub struct EditRequest {
     pub hand: Option<HandEdit>,
     #[serde(default)]
     pub flip: bool,
+    /// Draw the file and rank labels (the default).
+    #[serde(default = "shown")]
+    pub coordinates: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -598,6 +728,7 @@ pub fn edit(v: &dyn Variant, req: &EditRequest) -> Result<EditView, ApiError> {
     if let Some(h) = &req.hand {
         position = v.edit_hand(&position, h.player, &h.label, h.count)?;
     }
+    let look = Look::new(req.flip, req.coordinates);
     match v.validate(&position) {
         Ok(canonical) => {
             let d = v.diagram(&At {
@@ -605,19 +736,29 @@ pub fn edit(v: &dyn Variant, req: &EditRequest) -> Result<EditView, ApiError> {
                 moves: &[],
             })?;
             Ok(EditView {
-                board: view_of(v, canonical, &d, Vec::new(), req.flip),
+                board: view_of(v, canonical, &d, Vec::new(), look),
                 valid: serde_json::Value::Bool(true),
             })
         }
         Err(refusal) => {
             // The board, names and zones of the start, with the edited
-            // placement on it; hands and side to move are the start's
-            // until the text is a position again.
+            // placement and hands on it, as the text writes them (a hand
+            // the text cannot be read for stays the start's); the side to
+            // move is the start's until the text is a position again.
             let mut d = v.diagram(&At::default())?;
             d.pieces = v.edit_pieces(&position)?;
             d.in_check = false;
+            if let Ok(counts) = v.edit_hand_counts(&position) {
+                for (label, [first, second]) in counts {
+                    for (side, count) in d.sides.iter_mut().zip([first, second]) {
+                        if let Some(h) = side.hand.iter_mut().find(|h| h.label == label) {
+                            h.count = count;
+                        }
+                    }
+                }
+            }
             Ok(EditView {
-                board: view_of(v, position, &d, Vec::new(), req.flip),
+                board: view_of(v, position, &d, Vec::new(), look),
                 valid: serde_json::Value::String(refusal.to_string()),
             })
         }

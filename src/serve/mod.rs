@@ -17,7 +17,11 @@
 //!   another origin cannot send without the browser asking first, and an
 //!   `Origin` or `Sec-Fetch-Site` naming another site is refused outright;
 //! - bodies are capped at [`MAX_BODY`] bytes;
-//! - a malformed request gets a 4xx with the reason, never a panic.
+//! - a malformed request gets a 4xx with the reason in a JSON body, never
+//!   a panic (a method a path does not take: 405, naming the one it does
+//!   in the body and in `Allow`);
+//! - every answer, page, asset, API answer or refusal alike, carries the
+//!   same security headers ([`SECURITY_HEADERS`]).
 
 pub mod api;
 
@@ -28,7 +32,7 @@ use std::sync::atomic::AtomicBool;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -44,12 +48,33 @@ pub const MAX_BODY: usize = 4 * 1024 * 1024;
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
+const FAVICON_SVG: &str = include_str!("assets/favicon.svg");
 
 /// The page's content security policy: its own scripts and styles only.
 /// Board pictures are inline SVG, whose attributes carry their styling.
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
                    img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
                    form-action 'none'; frame-ancestors 'none'";
+
+/// The headers every answer carries, whatever it is: the content security
+/// policy, no content sniffing, no framing, no caching (a game's state is
+/// the player's, not a cache's), no referrer, and resources for this origin
+/// only.
+pub const SECURITY_HEADERS: [(header::HeaderName, &str); 7] = [
+    (header::CONTENT_SECURITY_POLICY, CSP),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::CACHE_CONTROL, "no-store"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (
+        header::HeaderName::from_static("cross-origin-resource-policy"),
+        "same-origin",
+    ),
+    (
+        header::HeaderName::from_static("cross-origin-opener-policy"),
+        "same-origin",
+    ),
+];
 
 /// What every request handler shares.
 pub struct App {
@@ -82,17 +107,19 @@ impl App {
 /// The router, with its safety layers, for `app`.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
-        .route("/", get(index))
-        .route("/app.js", get(app_js))
-        .route("/style.css", get(style_css))
-        .route("/api/variants", get(variants))
-        .route("/api/game", post(game))
-        .route("/api/load", post(load))
-        .route("/api/opponent", post(opponent))
-        .route("/api/analysis", post(analysis))
-        .route("/api/import", post(import))
-        .route("/api/palette", post(palette))
-        .route("/api/edit", post(edit))
+        .route("/", get(index).fallback(takes_get))
+        .route("/app.js", get(app_js).fallback(takes_get))
+        .route("/style.css", get(style_css).fallback(takes_get))
+        .route("/favicon.svg", get(favicon).fallback(takes_get))
+        .route("/favicon.ico", get(favicon).fallback(takes_get))
+        .route("/api/variants", get(variants).fallback(takes_get))
+        .route("/api/game", post(game).fallback(takes_post))
+        .route("/api/load", post(load).fallback(takes_post))
+        .route("/api/opponent", post(opponent).fallback(takes_post))
+        .route("/api/analysis", post(analysis).fallback(takes_post))
+        .route("/api/import", post(import).fallback(takes_post))
+        .route("/api/palette", post(palette).fallback(takes_post))
+        .route("/api/edit", post(edit).fallback(takes_post))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -137,18 +164,42 @@ impl IntoResponse for api::ApiError {
 
 /// Host and origin checks, and the headers every answer carries.
 async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
-    if let Err((status, message)) = check_request(&app, req.method(), req.headers()) {
-        return refuse(status, message, None);
-    }
-    let mut res = next.run(req).await;
+    let mut res = match check_request(&app, req.method(), req.headers()) {
+        Err((status, message)) => refuse(status, message, None),
+        Ok(()) => next.run(req).await,
+    };
     let h = res.headers_mut();
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    for (name, value) in SECURITY_HEADERS {
+        h.insert(name, HeaderValue::from_static(value));
+    }
     res
+}
+
+/// A method a path does not take: a 405 naming the methods it does take,
+/// in the body and in `Allow`.
+fn wrong_method(method: &Method, uri: &Uri, allowed: &'static str) -> Response {
+    let mut res = refuse(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "method {method} is not allowed for {}: it takes {}",
+            crate::quote::excerpt(uri.path()),
+            allowed.replace(", ", " or ")
+        ),
+        None,
+    );
+    res.headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allowed));
+    res
+}
+
+/// The fallback of the paths only read.
+async fn takes_get(method: Method, uri: Uri) -> Response {
+    wrong_method(&method, &uri, "GET, HEAD")
+}
+
+/// The fallback of the API's requests.
+async fn takes_post(method: Method, uri: Uri) -> Response {
+    wrong_method(&method, &uri, "POST")
 }
 
 /// Why a request is refused before it reaches a handler: its status and
@@ -175,6 +226,8 @@ fn check_request(
     if method == Method::GET || method == Method::HEAD {
         return Ok(());
     }
+    // Every method but these changes something, and only POST is taken:
+    // the others meet the router's 405 after the origin checks.
     let site = headers
         .get("sec-fetch-site")
         .and_then(|h| h.to_str().ok())
@@ -200,10 +253,11 @@ fn check_request(
             ));
         }
     }
-    let json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|h| h.to_str().ok())
-        .is_some_and(|t| t.split(';').next() == Some("application/json"));
+    let json = method != Method::POST
+        || headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|h| h.to_str().ok())
+            .is_some_and(|t| t.split(';').next() == Some("application/json"));
     if !json {
         return Err((
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -214,14 +268,7 @@ fn check_request(
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, content_type),
-            (header::CONTENT_SECURITY_POLICY, CSP),
-        ],
-        body,
-    )
-        .into_response()
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
 async fn index() -> Response {
@@ -236,7 +283,12 @@ async fn style_css() -> Response {
     asset("text/css; charset=utf-8", STYLE_CSS)
 }
 
-async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
+/// The app's icon: a board square whose sides are glued with a twist.
+async fn favicon() -> Response {
+    asset("image/svg+xml", FAVICON_SVG)
+}
+
+async fn not_found(method: Method, uri: Uri) -> Response {
     refuse(
         StatusCode::NOT_FOUND,
         format!(

@@ -141,6 +141,7 @@ impl Draw<Position, Action> for ShogiRules {
                 .map(|&k| HandMark {
                     label: k.letter().to_string(),
                     count: pos.hand(p, k) as u32,
+                    drops: vec![k.letter().to_string()],
                 })
                 .collect(),
             zone: b

@@ -273,6 +273,15 @@ pub fn variants_on(lib: &Library) -> Result<Vec<TetraRules>, DataError> {
     variants_from_files(&builtin_files(), lib)
 }
 
+/// The players of spec/tetra/rules.md: White moves first. Every message
+/// names them so, as the picture does.
+pub(crate) fn player_name(p: Player) -> &'static str {
+    match p {
+        Player::First => "White",
+        Player::Second => "Black",
+    }
+}
+
 impl Rules for TetraRules {
     type Position = Position;
     type Action = TetraAction;
@@ -293,11 +302,7 @@ impl Rules for TetraRules {
         pos.to_move
     }
     fn player_name(&self, p: Player) -> &'static str {
-        // The players of spec/tetra/rules.md: White moves first.
-        match p {
-            Player::First => "White",
-            Player::Second => "Black",
-        }
+        player_name(p)
     }
     fn legal_actions(&self, pos: &Position) -> Vec<TetraAction> {
         movegen::legal(&self.t, &self.data, pos)

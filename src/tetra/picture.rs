@@ -139,6 +139,7 @@ impl Draw<Position, TetraAction> for TetraRules {
                 .map(|&k| HandMark {
                     label: self.data.letter_of(k).to_string(),
                     count: pos.in_hand(p, k) as u32,
+                    drops: vec![self.data.letter_of(k).to_string()],
                 })
                 .collect(),
             zone: b

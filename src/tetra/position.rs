@@ -76,15 +76,15 @@ pub enum SetupError {
     NotPromotable { cell: String, kind: String },
     #[error("{cell}: an unpromoted {kind} could never move from here")]
     Immobile { cell: String, kind: String },
-    #[error("{player:?} has {count} royal pieces on the board; exactly one is needed")]
+    #[error("{} has {count} royal pieces on the board; exactly one is needed", super::player_name(*.player))]
     Royals { player: Player, count: usize },
-    #[error("{player:?}'s hand: {kind} cannot be held in hand in this variant")]
+    #[error("{}'s hand: {kind} cannot be held in hand in this variant", super::player_name(*.player))]
     BadHand { player: Player, kind: String },
     #[error("{have} {kind} pieces on the board and in hand; the game has {set} (TS-I10)")]
     TooMany { kind: String, have: u32, set: u32 },
     #[error("the side to move is missing")]
     NoSideToMove,
-    #[error("the side not to move ({player:?}) is in check")]
+    #[error("the side not to move ({}) is in check", super::player_name(*.player))]
     OpponentInCheck { player: Player },
 }
 

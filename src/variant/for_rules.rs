@@ -92,6 +92,23 @@ impl<R: Rules> Variant for R {
             .collect())
     }
 
+    fn edit_hand_counts(&self, position: &str) -> Result<Vec<(String, [u32; 2])>, VariantError> {
+        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
+            variant: self.variant().to_string(),
+        })?;
+        let Some(shape) = draw.hand_shape() else {
+            return Ok(Vec::new());
+        };
+        let layout = edit_layout::<R>(draw, position)?;
+        let counts = crate::placement::hand_counts(&layout, &shape)?;
+        Ok(shape
+            .entries
+            .into_iter()
+            .zip(counts)
+            .map(|(e, c)| (e.label, c))
+            .collect())
+    }
+
     fn edit_hands(&self) -> Option<crate::rules::drawing::HandShape> {
         self.drawing().and_then(|d| d.hand_shape())
     }

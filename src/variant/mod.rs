@@ -287,6 +287,11 @@ pub trait Variant: Send + Sync {
         &self,
         position: &str,
     ) -> Result<Vec<crate::rules::drawing::PieceMark>, VariantError>;
+    /// The hands a position text writes, read as the editor wrote them
+    /// and not checked by the rules: each hand kind's picture label with
+    /// the first and the second player's counts, in the order the text
+    /// writes them; empty for a family without hands.
+    fn edit_hand_counts(&self, position: &str) -> Result<Vec<(String, [u32; 2])>, VariantError>;
     /// The position `text` (default: the initial one) read once, to be
     /// asked several questions (see [`ReadPosition`]).
     fn read(&self, text: Option<&str>) -> Result<Box<dyn ReadPosition + '_>, VariantError>;

@@ -69,10 +69,11 @@ const TRIALS: &[(&str, Steps)] = &[
 pub fn trials() -> Vec<Trial> {
     let missing = missing_tools();
     // Each area of the app keeps its trials in its own file.
-    let areas: [&[(&str, Steps)]; 3] = [
+    let areas: [&[(&str, Steps)]; 4] = [
         TRIALS,
         crate::webapp_seams::TRIALS,
         crate::webapp_layout::TRIALS,
+        crate::webapp_play::TRIALS,
     ];
     areas
         .into_iter()

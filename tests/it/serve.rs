@@ -687,3 +687,341 @@ fn no_server_outlives_the_tests_that_started_it() {
         assert!(left.is_empty(), "after the {run} run: {left:?}");
     }
 }
+
+/// One raw request: the status, the head (lower-cased header names, one a
+/// line) and the body.
+fn raw(method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let addr = &server().addr;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        head.push_str(&format!("Host: {addr}\r\n"));
+    }
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    s.write_all(head.as_bytes()).unwrap();
+    let _ = s.write_all(body);
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head[9..12].parse().unwrap();
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+/// A request and the status it must get: method, path, headers, body.
+type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>, &'a [u8], u16);
+
+#[test]
+fn every_answer_carries_the_same_security_headers() {
+    let json = ("Content-Type", "application/json");
+    let game = br#"{"variant": "chess-flat"}"#.as_slice();
+    let huge = vec![b' '; seams::serve::MAX_BODY + 1];
+    let port = server().addr.rsplit(':').next().unwrap().to_string();
+    let cases: Vec<Case> = vec![
+        ("GET", "/", vec![], b"", 200),
+        ("HEAD", "/", vec![], b"", 200),
+        ("GET", "/app.js", vec![], b"", 200),
+        ("GET", "/style.css", vec![], b"", 200),
+        ("GET", "/favicon.svg", vec![], b"", 200),
+        ("GET", "/api/variants", vec![], b"", 200),
+        ("POST", "/api/game", vec![json], game, 200),
+        (
+            "POST",
+            "/api/game",
+            vec![json],
+            br#"{"variant": "chess-flat", "actions": ["e2-e5"]}"#,
+            422,
+        ),
+        ("POST", "/api/game", vec![json], b"[1]", 400),
+        ("GET", "/nowhere", vec![], b"", 404),
+        ("PUT", "/api/game", vec![json], game, 405),
+        ("GET", "/api/game", vec![], b"", 405),
+        ("DELETE", "/api/game", vec![], b"", 405),
+        ("POST", "/", vec![json], game, 405),
+        ("POST", "/api/game", vec![json], &huge, 413),
+        (
+            "POST",
+            "/api/game",
+            vec![("Content-Type", "text/plain")],
+            game,
+            415,
+        ),
+        ("GET", "/", vec![("Host", "evil.example")], b"", 403),
+        (
+            "POST",
+            "/api/game",
+            vec![json, ("Origin", "http://evil.example")],
+            game,
+            403,
+        ),
+        (
+            "POST",
+            "/api/game",
+            vec![json, ("Sec-Fetch-Site", "cross-site")],
+            game,
+            403,
+        ),
+    ];
+    for (method, path, headers, body, status) in cases {
+        let (got, head, _) = raw(method, path, &headers, body);
+        assert_eq!(got, status, "{method} {path} {headers:?}: {head}");
+        for (name, value) in seams::serve::SECURITY_HEADERS {
+            let line = format!("\r\n{}: {}", name.as_str(), value.to_ascii_lowercase());
+            assert!(
+                head.contains(&line),
+                "{method} {path} ({status}) lacks {name}: {head}"
+            );
+        }
+    }
+    // `localhost` names the server too, and is answered alike.
+    let (status, head, _) = raw("GET", "/", &[("Host", &format!("localhost:{port}"))], b"");
+    assert_eq!(status, 200);
+    assert!(
+        head.contains("content-security-policy: default-src 'none'"),
+        "{head}"
+    );
+}
+
+#[test]
+fn a_method_a_path_does_not_take_is_refused_in_json_with_allow() {
+    for method in ["PUT", "GET", "DELETE", "PATCH"] {
+        let (status, head, body) = raw(
+            method,
+            "/api/game",
+            &[("Content-Type", "application/json")],
+            b"{}",
+        );
+        assert_eq!(status, 405, "{method}: {head}");
+        assert!(head.contains("\r\nallow: post"), "{method}: {head}");
+        assert!(head.contains("content-type: application/json"), "{head}");
+        let body: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(
+            body["error"],
+            format!("method {method} is not allowed for /api/game: it takes POST"),
+        );
+    }
+    let (status, head, body) = raw(
+        "POST",
+        "/app.js",
+        &[("Content-Type", "application/json")],
+        b"{}",
+    );
+    assert_eq!(status, 405);
+    assert!(head.contains("\r\nallow: get, head"), "{head}");
+    assert!(body.contains("it takes GET or HEAD"), "{body}");
+}
+
+#[test]
+fn the_favicon_is_the_projects_own_svg() {
+    for path in ["/favicon.svg", "/favicon.ico"] {
+        let (status, head, body) = raw("GET", path, &[], b"");
+        assert_eq!(status, 200, "{path}");
+        assert!(head.contains("content-type: image/svg+xml"), "{head}");
+        assert!(
+            body.starts_with("<svg") && body.contains("<title>seams</title>"),
+            "{body}"
+        );
+    }
+    let (_, page) = server().request("GET", "/", &[], b"");
+    assert!(
+        page.contains(r#"<link rel="icon" href="/favicon.svg" type="image/svg+xml">"#),
+        "{page}"
+    );
+}
+
+#[test]
+fn the_last_move_is_given_and_framed_on_the_board() {
+    let start = check("/api/game", json!({"variant": "chess-flat"}), 200, "");
+    assert_eq!(start["last_move"], Value::Null);
+    assert!(!start["svg"].as_str().unwrap().contains("data-framed"));
+    let view = check(
+        "/api/game",
+        json!({"variant": "chess-flat", "actions": ["e2-e4"]}),
+        200,
+        "",
+    );
+    assert_eq!(
+        view["last_move"],
+        json!({"text": "e2-e4", "from": "e2", "to": "e4"})
+    );
+    let svg = view["svg"].as_str().unwrap();
+    assert!(svg.contains(r#"data-framed="e2""#) && svg.contains(r#"data-framed="e4""#));
+    assert!(svg.contains("e4: the last move (e2-e4) went here"), "{svg}");
+    // A resignation is no move: the one before it is marked.
+    let view = check(
+        "/api/game",
+        json!({"variant": "chess-flat", "actions": ["e2-e4", "resign"]}),
+        200,
+        "",
+    );
+    assert_eq!(view["last_move"]["text"], "e2-e4");
+    // A drop marks its destination alone.
+    let kyoto =
+        json!({"variant": "kyoto", "actions": ["b1-a2", "a5-a4", "a2-d5", "a4-a2", "B*a3"]});
+    let view = check("/api/game", kyoto, 200, "");
+    assert_eq!(
+        view["last_move"],
+        json!({"text": "B*a3", "from": null, "to": "a3"})
+    );
+    let svg = view["svg"].as_str().unwrap();
+    assert_eq!(svg.matches("data-framed=").count(), 1, "{svg}");
+    // In analysis, the last experiment, whichever army made it.
+    let view = check(
+        "/api/analysis",
+        json!({"variant": "chess-flat", "position": "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+               "steps": [{"action": "e8-d8", "mover": "second", "king_safety": true}],
+               "mover": "second", "king_safety": true}),
+        200,
+        "",
+    );
+    assert_eq!(
+        view["last_move"],
+        json!({"text": "e8-d8", "from": "e8", "to": "d8"})
+    );
+}
+
+#[test]
+fn a_kyoto_token_in_hand_lists_both_faces_it_drops_with() {
+    let view = check(
+        "/api/game",
+        json!({"variant": "kyoto", "actions": ["b1-a2", "a5-a4", "a2-d5", "a4-a2"]}),
+        200,
+        "",
+    );
+    let token = view["hands"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["label"] == "S/B")
+        .unwrap();
+    assert_eq!(token["count"], 1);
+    assert_eq!(token["drops"], json!(["S", "B"]));
+    let faces: std::collections::BTreeSet<&str> = view["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["drop"].as_str())
+        .collect();
+    assert_eq!(faces, ["B", "S"].into());
+    // Elsewhere a hand entry drops under its own label.
+    let shogi = check("/api/game", json!({"variant": "shogi-flat"}), 200, "");
+    for h in shogi["hands"][0].as_array().unwrap() {
+        assert_eq!(h["drops"], json!([h["label"]]), "{h}");
+    }
+}
+
+#[test]
+fn a_refused_record_names_its_ply_once() {
+    let view = check(
+        "/api/game",
+        json!({"variant": "chess-flat", "actions": ["e2-e4", "e7-e5", "g1-f3"]}),
+        200,
+        "",
+    );
+    let mut record = view["record"].clone();
+    record["actions"][2] = json!("b2-a1");
+    let refused = check("/api/load", json!({ "record": record }), 422, "");
+    let error = refused["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("the record is refused at ply 3 'b2-a1': "),
+        "{error}"
+    );
+    assert_eq!(error.matches("ply 3").count(), 1, "{error}");
+    assert_eq!(refused["ply"], 3);
+    // A claim the replay contradicts is named with its ply, once.
+    let mut record = view["record"].clone();
+    record["result"] = json!({"winner": "first", "reason": "resignation"});
+    let refused = check("/api/load", json!({ "record": record }), 422, "");
+    let error = refused["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("the record is refused at ply 4: "),
+        "{error}"
+    );
+}
+
+#[test]
+fn the_editor_shows_a_refused_hand_count_as_typed() {
+    let start = seams::registry::find("shogi-klein")
+        .unwrap()
+        .start_position();
+    let hand = check(
+        "/api/edit",
+        json!({"variant": "shogi-klein", "position": start, "hand": {"player": "first", "label": "P", "count": 2}}),
+        200,
+        "",
+    );
+    assert!(hand["valid"].as_str().unwrap().contains("SS-I9"));
+    let pawns = hand["hands"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["label"] == "P")
+        .unwrap();
+    assert_eq!(pawns["count"], 2, "{}", hand["hands"]);
+    // The tetrahedron's refusals name its players as its board does.
+    let tetra = seams::registry::find("tetra-shogi")
+        .unwrap()
+        .start_position();
+    let gone = check(
+        "/api/edit",
+        json!({"variant": "tetra-shogi", "position": tetra, "place": {"cell": "e1.1", "token": null}}),
+        200,
+        "",
+    );
+    assert!(
+        gone["valid"]
+            .as_str()
+            .unwrap()
+            .contains("White has 0 royal pieces on the board"),
+        "{}",
+        gone["valid"]
+    );
+}
+
+#[test]
+fn coordinates_can_be_left_off_the_board() {
+    let labels = |v: &Value| {
+        let svg = v["svg"].as_str().unwrap();
+        [
+            "a", "b", "c", "d", "e", "f", "g", "h", "1", "2", "3", "4", "5", "6", "7", "8",
+        ]
+        .iter()
+        .map(|l| svg.matches(&format!(">{l}</text>")).count())
+        .sum::<usize>()
+    };
+    let on = check("/api/game", json!({"variant": "chess-flat"}), 200, "");
+    let off = check(
+        "/api/game",
+        json!({"variant": "chess-flat", "coordinates": false}),
+        200,
+        "",
+    );
+    assert_eq!(labels(&on), 16);
+    assert_eq!(labels(&off), 0);
+    // The default picture is the one `seams render` draws.
+    let rendered = crate::common::seams(&["render", "chess-flat"]);
+    assert_eq!(on["svg"].as_str().unwrap(), rendered.stdout);
+    for (path, body) in [
+        (
+            "/api/analysis",
+            json!({"variant": "tetra-shogi", "position": seams::registry::find("tetra-shogi").unwrap().start_position(), "mover": "first", "king_safety": true, "coordinates": false}),
+        ),
+        (
+            "/api/edit",
+            json!({"variant": "shogi-flat", "position": seams::registry::find("shogi-flat").unwrap().start_position(), "coordinates": false}),
+        ),
+    ] {
+        let with = {
+            let mut b = body.clone();
+            b["coordinates"] = json!(true);
+            check(path, b, 200, "")
+        };
+        let without = check(path, body, 200, "");
+        let texts = |v: &Value| v["svg"].as_str().unwrap().matches("</text>").count();
+        assert!(texts(&without) < texts(&with), "{path}");
+    }
+}

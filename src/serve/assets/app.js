@@ -14,8 +14,11 @@ const state = {
   start: null,         // edited start position text, or null for the initial one
   actions: [],         // the scored game's actions
   view: null,          // the server's last view of the board
-  selected: null,      // { cell } or { drop: label }
+  selected: null,      // { cell } or { hand: label, drops: [labels] }
+  ply: null,           // the scored game's ply on view, or null for the game itself
+  result: null,        // the scored game's result, whatever ply is on view
   flipped: false,
+  coordinates: true,   // file and rank labels on the board
   drawOffer: null,     // the player who offered a draw, in a game for two
   analysis: null,      // { nodes: [{position, parent, action, children}], at }
   editor: null,        // { position, token }
@@ -52,7 +55,8 @@ async function guarded(work) {
     showError("");
     await work();
   } catch (err) {
-    showError(err.ply ? `${err.message} (ply ${err.ply})` : err.message);
+    // The server's messages name the ply themselves.
+    showError(err.message);
   } finally {
     state.busy = false;
     document.body.classList.remove("busy");
@@ -102,12 +106,19 @@ function facingArrow(f) {
   return f === "up" ? "▲" : f === "down" ? "▼" : "";
 }
 
-// The actions the selection can make, grouped by destination.
+// The actions the selection can make, grouped by destination. A hand
+// entry's drops may carry several labels (a Kyoto token drops either face
+// up), as the server lists them.
 function selectedMoves() {
   const sel = state.selected;
-  if (!sel || !state.view) return [];
+  if (!sel || !state.view || viewing()) return [];
   return state.view.moves.filter((m) =>
-    sel.drop !== undefined ? m.drop === sel.drop && !m.from : m.from === sel.cell);
+    sel.hand !== undefined ? !m.from && sel.drops.includes(m.drop) : m.from === sel.cell);
+}
+
+// Whether an earlier position of the scored game is on view.
+function viewing() {
+  return state.ply !== null && (state.mode === "two" || state.mode === "opponent");
 }
 
 // The picture is replaced only when the server drew a new one; a
@@ -243,6 +254,7 @@ function cellAt(event) {
 }
 
 function movesFrom(cell) {
+  if (viewing()) return [];
   return (state.view ? state.view.moves : []).filter((m) => m.from === cell);
 }
 
@@ -253,7 +265,7 @@ function clickCell(cell) {
   const targets = selectedMoves().filter((m) => m.to === cell);
   if (targets.length > 0) return choose(targets);
   state.selected = movesFrom(cell).length > 0 ? { cell } : null;
-  drawBoard();
+  show();
 }
 
 // Plays one of `moves` (all to one destination), asking when they differ.
@@ -262,8 +274,11 @@ function choose(moves) {
   const box = $("choice");
   const buttons = $("choice-buttons");
   buttons.innerHTML = "";
+  const faces = new Set(moves.map((m) => m.drop)).size > 1;
+  $("choice-title").textContent = faces ? "Choose the face to drop" : "Choose the outcome";
   for (const m of moves) {
     const parts = [m.text];
+    if (faces && m.drop) parts.push(`${m.drop} face up`);
     if (m.promote) parts.push("promotes");
     else if (moves.some((o) => o.promote)) parts.push("does not promote");
     if (m.facing) parts.push(`faces ${m.facing} ${facingArrow(m.facing)}`);
@@ -272,6 +287,29 @@ function choose(moves) {
     buttons.append(b);
   }
   box.hidden = false;
+  placeChoice([moves[0].to, moves[0].from].filter(Boolean));
+  buttons.querySelector("button").focus({ preventScroll: true });
+}
+
+// Puts the choice beside the move, never over its destination (nor its
+// origin): above both cells when there is room there, below otherwise.
+function placeChoice(cells) {
+  const box = $("choice");
+  box.style.top = "";
+  const shapes = cellShapes();
+  const boxes = cells.map((c) => shapes.get(c)).filter(Boolean).map((s) => s.getBoundingClientRect());
+  if (boxes.length === 0) return;
+  const area = $("board-area").getBoundingClientRect();
+  const top = Math.min(...boxes.map((b) => b.top)) - area.top;
+  const bottom = Math.max(...boxes.map((b) => b.bottom)) - area.top;
+  const gap = 8;
+  const above = top - gap - box.offsetHeight;
+  box.style.top = `${above >= 0 ? above : bottom + gap}px`;
+  box.scrollIntoView({ block: "nearest" });
+}
+
+function closeChoice() {
+  $("choice").hidden = true;
 }
 
 // ---- drag: press on a piece, release on a destination ----------------------
@@ -303,13 +341,30 @@ function pointerUp(event) {
 
 // ---- scored games -----------------------------------------------------------
 
+// Shows the scored game: where it stands, or the earlier position on view.
 async function refreshGame() {
+  if (state.ply !== null && state.ply >= state.actions.length) state.ply = null;
+  const actions = state.ply === null ? state.actions : state.actions.slice(0, state.ply);
   const view = await api("/api/game", {
-    variant: state.variant, start: state.start, actions: state.actions, flip: state.flipped,
+    variant: state.variant, start: state.start, actions, flip: state.flipped,
+    coordinates: state.coordinates,
   });
+  if (state.ply === null) state.result = view.result;
   state.view = view;
   state.selected = null;
   show();
+}
+
+// Views the position after `ply` actions of the scored game (the game
+// itself at its last ply); the game keeps all its actions.
+async function goToPly(ply) {
+  const last = state.actions.length;
+  const to = Math.max(0, Math.min(last, ply));
+  const now = state.ply === null ? last : state.ply;
+  if (to === now) return;
+  state.ply = to === last ? null : to;
+  closeChoice();
+  await guarded(refreshGame);
 }
 
 function opponentSide() { return $("opponent-side").value; }
@@ -317,6 +372,7 @@ function opponentSide() { return $("opponent-side").value; }
 async function play(text) {
   if (state.mode === "analysis") return guarded(() => analysisStep(text));
   await guarded(async () => {
+    state.ply = null;
     state.actions.push(text);
     try {
       await refreshGame();
@@ -330,7 +386,7 @@ async function play(text) {
 }
 
 async function opponentTurn() {
-  if (state.mode !== "opponent" || !state.view || state.view.result) return;
+  if (state.mode !== "opponent" || !state.view || state.view.result || viewing()) return;
   if (state.view.to_move !== opponentSide()) return;
   $("status").textContent = "The practice opponent is thinking…";
   const answer = await api("/api/opponent", {
@@ -346,6 +402,7 @@ async function opponentTurn() {
 async function newGame(start) {
   state.start = start === undefined ? null : start;
   state.actions = [];
+  state.ply = null;
   state.drawOffer = null;
   state.analysis = null;
   if (state.mode === "analysis" || state.mode === "editor") setMode("two");
@@ -355,6 +412,7 @@ async function newGame(start) {
 
 async function undo() {
   await guarded(async () => {
+    state.ply = null;
     if (state.actions.length === 0) return;
     state.actions.pop();
     // Against the opponent, take back its answer too, so it is the
@@ -368,7 +426,11 @@ async function undo() {
 }
 
 async function offerDraw() {
-  if (!state.view || state.view.result) return;
+  if (!state.view || state.result) return;
+  if (viewing()) {
+    state.ply = null;
+    await guarded(refreshGame);
+  }
   if (state.mode === "opponent") {
     await guarded(async () => {
       const answer = await api("/api/opponent", {
@@ -427,7 +489,15 @@ async function analysisShow() {
   return api("/api/analysis", {
     variant: state.variant, position: state.analysis.root, steps: analysisSteps(state.analysis.at),
     mover: $("mover").value, king_safety: $("king-safety").checked, flip: state.flipped,
+    coordinates: state.coordinates,
   });
+}
+
+// The last node along the first variation from the one on view.
+function analysisEnd() {
+  let i = state.analysis.at;
+  while (state.analysis.nodes[i].children.length > 0) i = state.analysis.nodes[i].children[0];
+  return i;
 }
 
 async function analysisStep(text) {
@@ -474,7 +544,9 @@ async function startEditor(position) {
 }
 
 async function editorShow(position, op) {
-  const answer = await api("/api/edit", { variant: state.variant, position, flip: state.flipped, ...(op || {}) });
+  const answer = await api("/api/edit", {
+    variant: state.variant, position, flip: state.flipped, coordinates: state.coordinates, ...(op || {}),
+  });
   state.editor.position = answer.position;
   state.editor.valid = answer.valid;
   state.view = answer;
@@ -487,6 +559,7 @@ function editCell(cell) {
     return;
   }
   const token = state.editor.token === "" ? null : state.editor.token;
+  state.editor.field = null;
   guarded(() => editorShow(state.editor.position, { place: { cell, token } }));
 }
 
@@ -506,29 +579,76 @@ function show() {
   $("analysis-controls").hidden = mode !== "analysis";
   $("editor-controls").hidden = mode !== "editor";
   $("flip").setAttribute("aria-pressed", String(state.flipped));
+  $("coordinates").setAttribute("aria-pressed", String(state.coordinates));
   drawBoard();
+  remember();
   if (!v) return;
   const names = v.names;
-  const toMove = names[v.to_move === "first" ? 0 : 1];
-  $("status").textContent = mode === "editor"
-    ? `Editing: ${toMove} to move`
-    : `${toMove} to move${v.in_check ? " — in check" : ""}`;
+  nameSides(names);
+  $("status").textContent = statusText(v);
+  const over = scored(mode) ? state.result : null;
   const result = $("result");
-  result.hidden = !v.result;
-  result.textContent = v.result ? `Game over: ${v.result.text}.` : "";
+  result.hidden = !over;
+  result.textContent = over ? `Game over: ${over.text}.` : "";
   $("position").value = v.position;
   showHands(v);
   showMoves(v);
   showLegend(v);
-  $("draw-offer").hidden = !state.drawOffer || !!v.result;
+  $("draw-offer").hidden = !state.drawOffer || !!state.result;
   if (state.drawOffer) {
     $("draw-offer-text").textContent = `${names[state.drawOffer === "first" ? 0 : 1]} offers a draw.`;
   }
-  for (const id of ["resign", "offer-draw", "undo"]) $(id).disabled = mode !== "analysis" && !!v.result && id !== "undo";
+  for (const id of ["resign", "offer-draw", "undo"]) $(id).disabled = mode !== "analysis" && !!state.result && id !== "undo";
   if (mode === "analysis") showVariations();
   $("analysis-refused").hidden = !(mode === "analysis" && v.refused);
   $("analysis-refused").textContent = v.refused ? `This position cannot start a game: ${v.refused}` : "";
   if (mode === "editor") showEditor();
+}
+
+function scored(mode) {
+  return mode === "two" || mode === "opponent";
+}
+
+// A player by the family's own name for them.
+function nameOf(v, player) {
+  return v.names[player === "first" ? 0 : 1];
+}
+
+// The selects that name a side say it as the rules do.
+function nameSides(names) {
+  for (const id of ["mover", "opponent-side"]) {
+    for (const o of $(id).options) o.textContent = names[o.value === "first" ? 0 : 1];
+  }
+}
+
+// What the status line says: who moves, or how the game ended.
+function statusText(v) {
+  const mode = state.mode;
+  if (mode === "editor") return `Editing: ${nameOf(v, v.to_move)} to move`;
+  if (mode === "analysis") {
+    // The army the player chose moves, whatever the position's own side.
+    const mover = nameOf(v, v.mover);
+    const check = !v.in_check ? "" : v.to_move === v.mover ? " — in check" : ` — ${nameOf(v, v.to_move)} is in check`;
+    return `Analysis: ${mover} to move${check}`;
+  }
+  const toMove = `${nameOf(v, v.to_move)} to move${v.in_check ? " — in check" : ""}`;
+  if (viewing()) {
+    const after = state.ply === 0 ? "the start" : `move ${state.ply} of ${state.actions.length}`;
+    return `Viewing ${after} (End returns to the game): ${v.result ? v.result.text : toMove}`;
+  }
+  if (v.result) return `Game over: ${v.result.text}.`;
+  return toMove;
+}
+
+// Why a piece in hand cannot be dropped now, or null when it can.
+function cannotDrop(v, i, side, h) {
+  if (state.mode === "editor") return "the editor sets hands in its fields";
+  if (scored(state.mode) && state.result) return "the game is over";
+  if (viewing()) return "an earlier position is on view (End returns to the game)";
+  if (side !== (v.mover || v.to_move)) return `not ${v.names[i]}'s turn`;
+  const drops = h.drops || [h.label];
+  if (!v.moves.some((m) => !m.from && drops.includes(m.drop))) return "no legal drop";
+  return null;
 }
 
 function showHands(v) {
@@ -541,15 +661,27 @@ function showHands(v) {
     const held = v.hands[i].filter((h) => h.count > 0);
     if (held.length === 0) box.append("nothing");
     for (const h of held) {
+      const drops = h.drops || [h.label];
       const b = button(h.count > 1 ? `${h.label} ×${h.count}` : h.label, "hand-piece", () => {
-        state.selected = { drop: h.label };
+        state.selected = { hand: h.label, drops };
         show();
       });
       b.dataset.drop = h.label;
       b.dataset.side = side;
-      const canDrop = v.moves.some((m) => m.drop === h.label && !m.from);
-      b.disabled = !canDrop || side !== (v.mover || v.to_move);
-      b.classList.toggle("selected", !!state.selected && state.selected.drop === h.label && b.dataset.side === (v.mover || v.to_move));
+      const why = cannotDrop(v, i, side, h);
+      b.disabled = why !== null;
+      if (why !== null) {
+        // Said to the pointer (title) and to a screen reader (the text).
+        b.title = `${h.label}: ${why}`;
+        b.dataset.why = why;
+        const note = document.createElement("span");
+        note.className = "visually-hidden";
+        note.textContent = ` (${why})`;
+        b.append(note);
+      } else {
+        b.title = drops.length > 1 ? `drop ${h.label}: either face up (${drops.join(" or ")})` : `drop ${h.label}`;
+      }
+      b.classList.toggle("selected", why === null && !!state.selected && state.selected.hand === h.label);
       box.append(b);
     }
   }
@@ -567,9 +699,15 @@ function showMoves(v) {
     }
     return;
   }
-  for (const a of v.actions || []) {
+  // The game's every action, whatever ply is on view; a click views the
+  // position after it.
+  const on = state.ply === null ? state.actions.length : state.ply;
+  for (const [i, a] of state.actions.entries()) {
     const li = document.createElement("li");
     li.textContent = a;
+    li.dataset.ply = String(i + 1);
+    li.addEventListener("click", () => goToPly(i + 1));
+    if (i + 1 === on) li.classList.add("current");
     list.append(li);
   }
 }
@@ -617,28 +755,61 @@ function showEditor() {
 function showEditorFields() {
   const box = $("editor-fields");
   box.innerHTML = "";
+  const ed = state.editor;
   const v = state.view;
-  const side = button(`Side to move: ${v.names[v.to_move === "first" ? 0 : 1]} (switch)`, "", () =>
-    guarded(() => editorShow(state.editor.position, { side: v.to_move === "first" ? "second" : "first" })));
+  const side = button(`Side to move: ${v.names[v.to_move === "first" ? 0 : 1]} (switch)`, "", () => {
+    ed.field = null;
+    guarded(() => editorShow(ed.position, { side: v.to_move === "first" ? "second" : "first" }));
+  });
   side.id = "editor-side";
   box.append(side);
+  let note = null;
   for (const [i, who] of ["first", "second"].entries()) {
     for (const h of v.hands[i]) {
+      const key = `${who}:${h.label}`;
       const label = document.createElement("label");
       label.textContent = `${v.names[i]} ${h.label} in hand `;
       const input = document.createElement("input");
       input.type = "number";
       input.min = "0";
       input.max = "99";
-      input.value = String(h.count);
-      input.dataset.hand = `${who}:${h.label}`;
-      input.addEventListener("change", () => guarded(() => editorShow(state.editor.position, {
-        hand: { player: who, label: h.label, count: Number(input.value) },
-      })));
+      input.dataset.hand = key;
+      // The field last typed in keeps what was typed, with the
+      // reference's refusal beside it, until another edit.
+      const typed = ed.field && ed.field.key === key ? ed.field : null;
+      input.value = typed ? typed.value : String(h.count);
+      input.addEventListener("change", () => editHand(who, h.label, key, input.value));
       label.append(input);
+      const refusal = typed && (typed.error || (ed.valid !== true ? `refused: ${ed.valid}` : null));
+      if (refusal) {
+        const why = document.createElement("span");
+        why.className = "field-refusal";
+        why.dataset.field = key;
+        why.setAttribute("role", "alert");
+        why.textContent = refusal;
+        input.setAttribute("aria-invalid", "true");
+        label.append(why);
+        note = why;
+      }
       box.append(label);
     }
   }
+  if (note) note.scrollIntoView({ block: "nearest" });
+}
+
+// A hand count typed in the editor: the server writes it into the text
+// and the reference judges it; what was typed stays in the field.
+async function editHand(who, label, key, value) {
+  const ed = state.editor;
+  ed.field = { key, value, error: null };
+  await guarded(async () => {
+    try {
+      await editorShow(ed.position, { hand: { player: who, label, count: Number(value) } });
+    } catch (err) {
+      ed.field.error = err.message;
+      show();
+    }
+  });
 }
 
 // ---- across the seams ---------------------------------------------------------
@@ -701,10 +872,14 @@ async function loadFile(file) {
     $("variant").value = view.variant;
     state.start = view.record.start.kind === "edited" ? view.record.start.position : null;
     state.actions = view.actions;
+    state.ply = null;
+    state.result = view.result;
     state.analysis = null;
     if (state.mode === "analysis" || state.mode === "editor") setMode("two");
     state.view = view;
     state.selected = null;
+    // The page draws what it was asked to: the labels as set here.
+    if (!state.coordinates) await refreshGame();
     show();
   });
 }
@@ -721,6 +896,79 @@ function pointerOver(event) {
   }
 }
 
+// The server draws the board (turned, with or without its labels): asks
+// it again for what is on view.
+function redraw() {
+  if (state.mode === "analysis") return analysisGo(state.analysis.at, true);
+  if (state.mode === "editor") return guarded(() => editorShow(state.editor.position));
+  return guarded(refreshGame);
+}
+
+async function changeMode() {
+  const mode = $("mode").value;
+  const position = state.view ? state.view.position : null;
+  if (mode === "analysis") return startAnalysis(position);
+  if (mode === "editor") return startEditor(position);
+  const wasScored = scored(state.mode);
+  state.mode = mode;
+  if (wasScored) { show(); await guarded(opponentTurn); } else await guarded(() => newGame());
+}
+
+// The keys players expect: ← and → step through the moves (through the
+// line in analysis), Home and End jump to either end, Esc lets go of a
+// selection or a choice.
+function key(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const t = event.target;
+  if (t && (["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName) || t.isContentEditable)) return;
+  if (event.key === "Escape") {
+    if (!$("choice").hidden) closeChoice();
+    else if (state.selected) {
+      state.selected = null;
+      show();
+    } else return;
+    event.preventDefault();
+    return;
+  }
+  if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key) || state.busy) return;
+  event.preventDefault();
+  if (state.mode === "analysis" && state.analysis) {
+    const node = analysisNode();
+    const to = {
+      ArrowLeft: node.parent,
+      ArrowRight: node.children.length > 0 ? node.children[0] : null,
+      Home: 0,
+      End: analysisEnd(),
+    }[event.key];
+    if (to !== null && to !== state.analysis.at) analysisGo(to);
+    return;
+  }
+  if (!scored(state.mode)) return;
+  const now = state.ply === null ? state.actions.length : state.ply;
+  const to = { ArrowLeft: now - 1, ArrowRight: now + 1, Home: 0, End: state.actions.length }[event.key];
+  goToPly(to);
+}
+
+// The last variant, mode and labels, kept for the next visit.
+const KEPT = "seams.app";
+
+function kept() {
+  try {
+    return JSON.parse(localStorage.getItem(KEPT)) || {};
+  } catch {
+    return {};
+  }
+}
+
+function remember() {
+  if (!state.variant) return;
+  try {
+    localStorage.setItem(KEPT, JSON.stringify({ variant: state.variant, mode: state.mode, coordinates: state.coordinates }));
+  } catch {
+    // Storage may be off; the page works without it.
+  }
+}
+
 function wire() {
   const board = $("board");
   window.addEventListener("resize", fitBoard);
@@ -728,23 +976,17 @@ function wire() {
   board.addEventListener("pointerdown", pointerDown);
   board.addEventListener("pointerup", pointerUp);
   $("variant").addEventListener("change", () => { state.variant = $("variant").value; guarded(() => newGame()); });
-  $("mode").addEventListener("change", () => {
-    const mode = $("mode").value;
-    const position = state.view ? state.view.position : null;
-    if (mode === "analysis") return startAnalysis(position);
-    if (mode === "editor") return startEditor(position);
-    const wasScored = state.mode === "two" || state.mode === "opponent";
-    state.mode = mode;
-    if (wasScored) { show(); guarded(opponentTurn); } else guarded(() => newGame());
-  });
+  $("mode").addEventListener("change", changeMode);
+  document.addEventListener("keydown", key);
   $("opponent-side").addEventListener("change", () => guarded(opponentTurn));
   $("new-game").addEventListener("click", () => guarded(() => newGame()));
   $("flip").addEventListener("click", () => {
     state.flipped = !state.flipped;
-    // The server draws the board turned, with its text upright.
-    if (state.mode === "analysis") return analysisGo(state.analysis.at);
-    if (state.mode === "editor") return guarded(() => editorShow(state.editor.position));
-    return guarded(refreshGame);
+    return redraw();
+  });
+  $("coordinates").addEventListener("click", () => {
+    state.coordinates = !state.coordinates;
+    return redraw();
   });
   $("undo").addEventListener("click", undo);
   $("resign").addEventListener("click", () => play("resign"));
@@ -762,7 +1004,7 @@ function wire() {
     const node = analysisNode();
     if (node.children.length > 0) analysisGo(node.children[0]);
   });
-  $("choice-cancel").addEventListener("click", () => { $("choice").hidden = true; });
+  $("choice-cancel").addEventListener("click", closeChoice);
   $("save").addEventListener("click", () => {
     if (state.view && state.view.record) {
       download(`${state.variant}.json`, JSON.stringify(state.view.record, null, 2));
@@ -787,6 +1029,13 @@ function wire() {
 async function main() {
   wire();
   wireGhosts();
+  // A link naming a variant opens a game for two of it; otherwise the
+  // page opens as it was left.
+  const last = kept();
+  const wanted = new URLSearchParams(location.search).get("variant");
+  if (typeof last.coordinates === "boolean") state.coordinates = last.coordinates;
+  const modes = [...$("mode").options].map((o) => o.value);
+  const mode = wanted === null && modes.includes(last.mode) ? last.mode : "two";
   await guarded(async () => {
     state.menu = await api("/api/variants");
     for (const v of state.menu.variants) {
@@ -802,11 +1051,15 @@ async function main() {
       $("opponent-level").append(o);
     }
     $("opponent-level").value = String(Math.min(2, state.menu.max_level));
-    const wanted = new URLSearchParams(location.search).get("variant");
-    state.variant = state.menu.variants.some((v) => v.name === wanted) ? wanted : state.menu.variants[0].name;
+    const known = (name) => state.menu.variants.some((v) => v.name === name);
+    state.variant = known(wanted) ? wanted : known(last.variant) ? last.variant : state.menu.variants[0].name;
     $("variant").value = state.variant;
     await refreshGame();
   });
+  if (mode !== "two" && state.view) {
+    $("mode").value = mode;
+    await changeMode();
+  }
   document.body.dataset.ready = "true";
 }
 
