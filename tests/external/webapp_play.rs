@@ -398,9 +398,10 @@ async fn last_move(p: Page) -> Outcome {
     check(marked == ["e2", "e4"], || {
         format!("after e2-e4 the board frames {marked:?}")
     })?;
-    let legend = p.text("board").await?;
+    // The legend, set out beside the board, says what the frames are.
+    let legend = p.text("legend").await?;
     check(legend.contains("the last move (e2-e4)"), || {
-        "the legend does not say what the frames are".into()
+        format!("the legend does not say what the frames are: {legend}")
     })?;
     click_moves(&p, &[("g8", "f6")]).await?;
     let marked = framed(&p).await?;
