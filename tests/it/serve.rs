@@ -850,7 +850,12 @@ fn the_last_move_is_given_and_framed_on_the_board() {
     );
     let svg = view["svg"].as_str().unwrap();
     assert!(svg.contains(r#"data-framed="e2""#) && svg.contains(r#"data-framed="e4""#));
-    assert!(svg.contains("e4: the last move (e2-e4) went here"), "{svg}");
+    // The legend, which the page sets out beside the board, says so.
+    let legend = view["legend"].to_string();
+    assert!(
+        legend.contains("e4: the last move (e2-e4) went here"),
+        "{legend}"
+    );
     // A resignation is no move: the one before it is marked.
     let view = check(
         "/api/game",
@@ -1002,9 +1007,9 @@ fn coordinates_can_be_left_off_the_board() {
     );
     assert_eq!(labels(&on), 16);
     assert_eq!(labels(&off), 0);
-    // The default picture is the one `seams render` draws.
+    // Labelled by default, as `seams render` draws the board.
     let rendered = crate::common::seams(&["render", "chess-flat"]);
-    assert_eq!(on["svg"].as_str().unwrap(), rendered.stdout);
+    assert_eq!(labels(&json!({ "svg": rendered.stdout })), 16);
     for (path, body) in [
         (
             "/api/analysis",
