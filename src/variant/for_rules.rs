@@ -53,6 +53,15 @@ fn edit_layout<R: Rules>(
     )?)
 }
 
+/// The family's pictures, or the error of a family that has none.
+fn drawing_of<R: Rules>(
+    r: &R,
+) -> Result<&dyn crate::rules::drawing::Draw<R::Position, R::Action>, VariantError> {
+    r.drawing().ok_or_else(|| VariantError::NoPicture {
+        variant: r.variant().to_string(),
+    })
+}
+
 impl<R: Rules> Variant for R {
     fn edit_palette(&self) -> Vec<crate::rules::drawing::PaletteEntry> {
         self.drawing().map(|d| d.palette()).unwrap_or_default()
@@ -66,9 +75,7 @@ impl<R: Rules> Variant for R {
         &self,
         position: &str,
     ) -> Result<Vec<crate::rules::drawing::PieceMark>, VariantError> {
-        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
-            variant: self.variant().to_string(),
-        })?;
+        let draw = drawing_of(self)?;
         let layout = edit_layout::<R>(draw, position)?;
         let palette = draw.palette();
         Ok(draw
@@ -93,9 +100,7 @@ impl<R: Rules> Variant for R {
     }
 
     fn edit_hand_counts(&self, position: &str) -> Result<Vec<(String, [u32; 2])>, VariantError> {
-        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
-            variant: self.variant().to_string(),
-        })?;
+        let draw = drawing_of(self)?;
         let Some(shape) = draw.hand_shape() else {
             return Ok(Vec::new());
         };
@@ -120,9 +125,7 @@ impl<R: Rules> Variant for R {
         token: Option<&str>,
     ) -> Result<String, VariantError> {
         use crate::placement::EditError;
-        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
-            variant: self.variant().to_string(),
-        })?;
+        let draw = drawing_of(self)?;
         let cells = draw.text_cells();
         let index = cells
             .iter()
@@ -151,9 +154,7 @@ impl<R: Rules> Variant for R {
 
     fn edit_side(&self, position: &str, player: Player) -> Result<String, VariantError> {
         use crate::placement::EditError;
-        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
-            variant: self.variant().to_string(),
-        })?;
+        let draw = drawing_of(self)?;
         let mut layout = edit_layout::<R>(draw, position)?;
         // The side field and its two words, as this family writes them:
         // the first field where the start and the start with the move
@@ -200,9 +201,7 @@ impl<R: Rules> Variant for R {
         label: &str,
         count: u32,
     ) -> Result<String, VariantError> {
-        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
-            variant: self.variant().to_string(),
-        })?;
+        let draw = drawing_of(self)?;
         let shape = draw
             .hand_shape()
             .ok_or_else(|| crate::placement::EditError::NoHands {
@@ -249,9 +248,7 @@ impl<R: Rules> Variant for R {
     }
 
     fn diagram(&self, at: &At) -> Result<crate::rules::drawing::Diagram, VariantError> {
-        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
-            variant: self.variant().to_string(),
-        })?;
+        let draw = drawing_of(self)?;
         let pos = reach(self, at)?;
         Ok(draw.diagram(&pos))
     }
@@ -261,9 +258,7 @@ impl<R: Rules> Variant for R {
         at: &At,
         actions: &[String],
     ) -> Result<Vec<Result<crate::rules::drawing::ActionMark, ActionError>>, VariantError> {
-        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
-            variant: self.variant().to_string(),
-        })?;
+        let draw = drawing_of(self)?;
         let pos = reach(self, at)?;
         Ok(actions
             .iter()
@@ -280,9 +275,7 @@ impl<R: Rules> Variant for R {
         at: &At,
         actions: &[String],
     ) -> Result<Vec<Vec<crate::rules::drawing::Route>>, VariantError> {
-        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
-            variant: self.variant().to_string(),
-        })?;
+        let draw = drawing_of(self)?;
         let pos = reach(self, at)?;
         Ok(actions
             .iter()
@@ -372,9 +365,7 @@ impl<R: Rules> Variant for R {
         mover: Player,
         king_safety: bool,
     ) -> Result<Option<AnalysisLine>, VariantError> {
-        let draw = self.drawing().ok_or_else(|| VariantError::NoPicture {
-            variant: self.variant().to_string(),
-        })?;
+        let draw = drawing_of(self)?;
         if steps.len() > MAX_MOVES {
             return Err(VariantError::TooManyMoves { count: steps.len() });
         }
