@@ -4,7 +4,7 @@
 //! The modules form layers, each using only those below it (ARCHITECTURE.md
 //! has the table, which `tests/it/tidy.rs` holds against the imports):
 //!
-//! - support: [`quote`], [`names`], [`files`], [`checks`];
+//! - support: [`quote`], [`names`], [`files`], [`checks`], [`shard`];
 //! - boards: [`topology`], [`geometry`], [`movement`], and [`spec`], the
 //!   rules data of `spec/` as a library of boards;
 //! - [`rules`]: the `Rules` trait every family implements, games, and the
@@ -44,6 +44,7 @@ pub mod render;
 pub mod rules;
 pub mod serve;
 pub mod session;
+pub mod shard;
 pub mod shogi;
 pub mod spec;
 pub mod tetra;
