@@ -415,6 +415,9 @@ impl Rules for ChessRules {
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         self.perft_count(pos, depth)
     }
+    fn independent_legal_actions(&self, pos: &Position) -> Option<Vec<Action>> {
+        Some(self.legal_by_definition(pos))
+    }
     fn analysis_actions(
         &self,
         pos: &Position,

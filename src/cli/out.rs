@@ -124,7 +124,7 @@ pub fn progress(len: usize) -> Option<indicatif::ProgressBar> {
     }
     let bar = indicatif::ProgressBar::new(len as u64);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+        indicatif::ProgressStyle::with_template("{prefix}{bar:40} {pos}/{len} {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     Some(bar)

@@ -3,7 +3,12 @@
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
+use std::time::Instant;
+
 use seams::rules::Player;
+use seams::shard::Shard;
+use seams::variant::perft_report::{self, PerftReport};
+use seams::variant::{At, Counter, PerftJob, Variant, divide_job};
 
 use super::Rulebook;
 use super::out::{Align, Table};
@@ -54,7 +59,22 @@ pub struct PerftArgs {
     /// core); the counts are the same for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
-    /// Print JSON instead of text.
+    /// Count only the root actions this part holds: K of N parts, chosen
+    /// by a stable hash of each root action's text, so the N parts run
+    /// anywhere hold every root action once. Each part's `--json` report
+    /// lists its divide; `seams merge` adds the parts up to the whole
+    /// count and divide.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<seams::shard::Shard>,
+    /// Count by the family's second path, written apart from the fast one
+    /// (chess and shogi: every candidate made and the king tested;
+    /// tetrahedral: the shield-filtered list, copied positions), to check a
+    /// count independently. Slower; Kyoto has none.
+    #[arg(long)]
+    independent: bool,
+    /// Print JSON instead of text: the question, the shard, the root
+    /// actions in all, the count (and the divide with --divide or
+    /// --shard) and the wall-clock seconds.
     #[arg(long)]
     json: bool,
 }
@@ -122,31 +142,103 @@ pub fn moves(book: &Rulebook, a: MovesArgs) -> Result<ExitCode> {
 pub fn perft(book: &Rulebook, a: PerftArgs) -> Result<ExitCode> {
     let v = book.variant(&a.variant)?;
     let place = a.at.resolve()?;
-    let threads = match a.threads {
-        Some(n) => usize::from(n),
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    let shard = a.shard.unwrap_or(seams::shard::Shard::WHOLE);
+    let job = PerftJob {
+        depth: a.depth,
+        threads: match a.threads {
+            Some(n) => usize::from(n),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        },
+        shard,
+        counter: if a.independent {
+            Counter::Independent
+        } else {
+            Counter::Perft
+        },
     };
-    let rows = seams::variant::divide_parallel(v, &place.at(), a.depth, threads)?;
-    let total = match a.depth {
-        0 => v.perft(&place.at(), 0)?,
-        _ => rows.iter().map(|(_, n)| n).sum(),
+    let started = Instant::now();
+    let bar = Progress::new(v, &place.at(), shard)?;
+    let divide = divide_job(v, &place.at(), &job, &|action| bar.done(action));
+    bar.finish();
+    let divide = divide?;
+    let nodes = match a.depth {
+        0 => 1,
+        _ => divide.rows.iter().map(|(_, n)| n).sum(),
     };
-    let rows = a.divide.then_some(rows);
-    if a.json {
-        let mut out = serde_json::json!({"variant": a.variant, "depth": a.depth, "nodes": total});
-        if let Some(r) = &rows {
-            out["divide"] = serde_json::json!(
-                r.iter()
-                    .cloned()
-                    .collect::<std::collections::BTreeMap<_, _>>()
-            );
-        }
-        outln!("{}", serde_json::to_string_pretty(&out)?);
-    } else {
-        for (action, n) in rows.iter().flatten() {
+    let report = PerftReport {
+        report: perft_report::KIND.into(),
+        seams: env!("CARGO_PKG_VERSION").into(),
+        variant: v.name().into(),
+        rules: v.rules_version().into(),
+        position: place.position.clone(),
+        moves: place.moves.clone(),
+        depth: a.depth,
+        counter: job.counter,
+        shard,
+        roots: divide.roots,
+        nodes,
+        divide: (a.divide || !shard.is_whole()).then(|| divide.rows.into_iter().collect()),
+        threads: job.threads,
+        wall_seconds: started.elapsed().as_secs_f64(),
+        merged_from: None,
+    };
+    if !a.json && !shard.is_whole() {
+        // On stderr, so that stdout stays the count alone.
+        eprintln!(
+            "shard {shard}: {} of {} root actions, {:.2} s",
+            report.divide.as_ref().map_or(0, |d| d.len()),
+            report.roots,
+            report.wall_seconds
+        );
+    }
+    print_perft(&report, a.json, a.divide)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a perft report: as JSON, or as text (the divide, when asked
+/// for, one `action count` line each, then the count).
+pub fn print_perft(report: &PerftReport, json: bool, divide: bool) -> Result<()> {
+    if json {
+        outln!("{}", serde_json::to_string_pretty(report)?);
+        return Ok(());
+    }
+    if divide {
+        for (action, n) in report.divide.iter().flatten() {
             outln!("{action} {n}");
         }
-        outln!("{total}");
     }
-    Ok(ExitCode::SUCCESS)
+    outln!("{}", report.nodes);
+    Ok(())
+}
+
+/// A progress bar over the root actions a perft counts, on a terminal.
+struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    fn new(v: &dyn Variant, at: &At, shard: Shard) -> Result<Progress> {
+        use std::io::IsTerminal as _;
+        if !std::io::stderr().is_terminal() {
+            return Ok(Progress(None));
+        }
+        let roots = v.legal_actions(at)?;
+        let mine = roots.iter().filter(|r| shard.holds(r)).count();
+        let bar = super::out::progress(mine);
+        if let Some(b) = &bar
+            && !shard.is_whole()
+        {
+            b.set_prefix(format!("shard {shard} "));
+        }
+        Ok(Progress(bar))
+    }
+    fn done(&self, action: &str) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(action.to_string());
+            bar.inc(1);
+        }
+    }
+    fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
 }

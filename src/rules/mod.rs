@@ -287,6 +287,36 @@ pub trait Rules: Send + Sync {
             .map(|a| self.perft(&self.apply(pos, a), depth - 1))
             .sum()
     }
+
+    /// The legal actions found by a second path, written apart from the
+    /// one [`Rules::perft`] counts with, so that two counts agreeing is
+    /// evidence rather than one count twice; `None` when the family has
+    /// only one path. Chess and surface shogi make every candidate and test
+    /// the king (their perft tests only the candidates that could expose
+    /// it); the tetrahedral variants filter by shields (their perft makes
+    /// and tests every candidate). Kyoto has one path: its second count is
+    /// Fairy-Stockfish's (conformance/PERFT.md).
+    fn independent_legal_actions(&self, _pos: &Self::Position) -> Option<Vec<Self::Action>> {
+        None
+    }
+
+    /// Perft through [`Rules::independent_legal_actions`] and
+    /// [`Rules::apply`] (a copy per node, never make/unmake); `None` when
+    /// the family has no second path.
+    fn independent_perft(&self, pos: &Self::Position, depth: u32) -> Option<u64> {
+        let actions = self.independent_legal_actions(pos)?;
+        Some(match depth {
+            0 => 1,
+            1 => actions.len() as u64,
+            _ => actions
+                .iter()
+                .map(|a| {
+                    self.independent_perft(&self.apply(pos, a), depth - 1)
+                        .unwrap_or(0)
+                })
+                .sum(),
+        })
+    }
 }
 
 /// The special rights of a position: what its placement does not show but

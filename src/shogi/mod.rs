@@ -504,6 +504,9 @@ impl Rules for ShogiRules {
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         self.count_leaves(pos, depth)
     }
+    fn independent_legal_actions(&self, pos: &Position) -> Option<Vec<Action>> {
+        Some(self.legal_by_definition(pos))
+    }
     fn analysis_actions(
         &self,
         pos: &Position,

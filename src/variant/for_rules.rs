@@ -462,6 +462,17 @@ impl<R: Rules> Variant for R {
         read(self, at.position)?.divide(at.moves, depth)
     }
 
+    fn independent_legal_actions(&self, at: &At) -> Result<Option<Vec<String>>, VariantError> {
+        check_moves(at)?;
+        read(self, at.position)?.independent_legal_actions(at.moves)
+    }
+
+    fn independent_perft(&self, at: &At, depth: u32) -> Result<Option<u64>, VariantError> {
+        check_perft_depth(depth)?;
+        check_moves(at)?;
+        read(self, at.position)?.independent_perft(at.moves, depth)
+    }
+
     fn play(&self, at: &At) -> Result<Played, VariantError> {
         check_moves(at)?;
         read(self, at.position)?.play(at.moves)

@@ -7,6 +7,7 @@
 //! shipped variants are listed by [`crate::registry`].
 
 mod for_rules;
+pub mod perft_report;
 mod read;
 mod records;
 
@@ -18,6 +19,7 @@ use crate::rules::{
     ActionError, GameResult, MAX_POSITION_TEXT_BYTES, Player, PositionError, Rules,
 };
 use crate::session::Session;
+use crate::shard::Shard;
 
 pub use read::ReadPosition;
 pub use records::{RecordJsonError, verify_record_json};
@@ -174,6 +176,12 @@ pub trait Variant: Send + Sync {
     fn perft(&self, at: &At, depth: u32) -> Result<u64, VariantError>;
     /// Perft below each legal action, sorted by action text.
     fn divide(&self, at: &At, depth: u32) -> Result<Vec<(String, u64)>, VariantError>;
+    /// Canonical texts of all legal actions by the family's second path
+    /// ([`Rules::independent_legal_actions`]), sorted; `None` without one.
+    fn independent_legal_actions(&self, at: &At) -> Result<Option<Vec<String>>, VariantError>;
+    /// Perft by the family's second path ([`Rules::independent_perft`]);
+    /// `None` without one.
+    fn independent_perft(&self, at: &At, depth: u32) -> Result<Option<u64>, VariantError>;
     /// Plays the moves as a game and reports the state and result.
     fn play(&self, at: &At) -> Result<Played, VariantError>;
     /// The position after the moves with game-end rules ignored, as
@@ -341,6 +349,53 @@ pub fn audit_of(
     Ok(variant.audit(at, plies)?)
 }
 
+/// Which path a perft count goes through.
+#[derive(
+    Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Counter {
+    /// [`Variant::perft`]: the family's fast count.
+    #[default]
+    Perft,
+    /// [`Variant::independent_perft`]: the family's second path, written
+    /// apart from the first so that agreement is evidence.
+    Independent,
+}
+
+/// A perft count to make: how deep, on how many threads, which part of
+/// the root actions, by which path.
+#[derive(Copy, Clone, Debug)]
+pub struct PerftJob {
+    pub depth: u32,
+    /// Workers sharing the root actions (at least 1).
+    pub threads: usize,
+    /// The root actions counted: those whose text this shard holds.
+    pub shard: Shard,
+    pub counter: Counter,
+}
+
+/// One shard's divide: how many legal root actions there are in all, and
+/// the count below each that the shard holds, sorted by action text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardDivide {
+    pub roots: usize,
+    pub rows: Vec<(String, u64)>,
+}
+
+/// Why a perft job cannot be done.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PerftError {
+    #[error(transparent)]
+    Variant(#[from] VariantError),
+    #[error(
+        "{0} has no second counting path (its second count is another engine's; see conformance/PERFT.md)"
+    )]
+    NoIndependentPath(String),
+    #[error("depth 0 has no root actions to split into shards")]
+    ShardAtDepthZero,
+}
+
 /// Perft below each legal action of `at`, sorted by action text, with the
 /// root split across `threads` workers (at least 1): the counts are those
 /// of [`Variant::divide`], whatever the number of threads.
@@ -350,37 +405,98 @@ pub fn divide_parallel(
     depth: u32,
     threads: usize,
 ) -> Result<Vec<(String, u64)>, VariantError> {
-    check_perft_depth(depth)?;
-    if threads <= 1 || depth == 0 {
-        return v.divide(at, depth);
+    let job = PerftJob {
+        depth,
+        threads,
+        shard: Shard::WHOLE,
+        counter: Counter::Perft,
+    };
+    match divide_job(v, at, &job, &|_| ()) {
+        Ok(d) => Ok(d.rows),
+        Err(PerftError::Variant(e)) => Err(e),
+        // The fast path of the whole root exists for every family.
+        Err(e) => unreachable!("{e}"),
     }
-    let roots = v.legal_actions(at)?;
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let counts: Vec<std::sync::atomic::AtomicU64> =
-        roots.iter().map(|_| Default::default()).collect();
-    let work = || -> Result<(), VariantError> {
+}
+
+/// The root actions of `at` the job's shard holds, each with the count
+/// below it by the job's path, the root split across the job's threads.
+/// The counts are the same for any number of threads, and the shards of a
+/// split together hold every root action once. `done` hears of each root
+/// action as its count ends (a progress bar).
+pub fn divide_job(
+    v: &dyn Variant,
+    at: &At,
+    job: &PerftJob,
+    done: &(dyn Fn(&str) + Sync),
+) -> Result<ShardDivide, PerftError> {
+    check_perft_depth(job.depth)?;
+    if job.depth == 0 && !job.shard.is_whole() {
+        return Err(PerftError::ShardAtDepthZero);
+    }
+    let independent = job.counter == Counter::Independent;
+    if !independent && job.depth == 0 {
+        let rows = v.divide(at, 0)?;
+        return Ok(ShardDivide {
+            roots: rows.len(),
+            rows,
+        });
+    }
+    let all = if independent {
+        v.independent_legal_actions(at)?
+            .ok_or_else(|| PerftError::NoIndependentPath(v.name().to_string()))?
+    } else {
+        v.legal_actions(at)?
+    };
+    let roots = all.len();
+    let mine: Vec<String> = all.into_iter().filter(|a| job.shard.holds(a)).collect();
+    let below = |action: &String| -> Result<u64, VariantError> {
+        let mut moves = at.moves.to_vec();
+        moves.push(action.clone());
+        let at = At {
+            position: at.position,
+            moves: &moves,
+        };
+        let depth = job.depth.saturating_sub(1);
+        let n = if independent {
+            // The family has the path: the root was listed by it.
+            v.independent_perft(&at, depth)?.unwrap_or(0)
+        } else {
+            v.perft(&at, depth)?
+        };
+        done(action);
+        Ok(n)
+    };
+    let counts = on_threads(&mine, job.threads, below)?;
+    let mut rows: Vec<(String, u64)> = mine.into_iter().zip(counts).collect();
+    rows.sort();
+    Ok(ShardDivide { roots, rows })
+}
+
+/// `work` on each of `items` across `threads` workers (at least 1), the
+/// results in the items' order.
+fn on_threads(
+    items: &[String],
+    threads: usize,
+    work: impl Fn(&String) -> Result<u64, VariantError> + Sync,
+) -> Result<Vec<u64>, VariantError> {
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let counts: Vec<AtomicU64> = items.iter().map(|_| AtomicU64::new(0)).collect();
+    let worker = || -> Result<(), VariantError> {
         loop {
             // Workers take the next root action until none is left, so a
             // slow subtree does not hold back the others.
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(action) = roots.get(i) else {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else {
                 return Ok(());
             };
-            let mut moves = at.moves.to_vec();
-            moves.push(action.clone());
-            let below = v.perft(
-                &At {
-                    position: at.position,
-                    moves: &moves,
-                },
-                depth - 1,
-            )?;
-            counts[i].store(below, std::sync::atomic::Ordering::Relaxed);
+            counts[i].store(work(item)?, Ordering::Relaxed);
         }
     };
     std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.min(roots.len().max(1)))
-            .map(|_| scope.spawn(work))
+        let workers: Vec<_> = (0..threads.clamp(1, items.len().max(1)))
+            .map(|_| scope.spawn(worker))
             .collect();
         workers
             .into_iter()
@@ -388,13 +504,7 @@ pub fn divide_parallel(
             .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect::<Result<Vec<()>, VariantError>>()
     })?;
-    let mut out: Vec<(String, u64)> = roots
-        .into_iter()
-        .zip(counts)
-        .map(|(a, n)| (a, n.into_inner()))
-        .collect();
-    out.sort();
-    Ok(out)
+    Ok(counts.into_iter().map(AtomicU64::into_inner).collect())
 }
 
 /// Looks a variant up by name in `variants` (the shipped ones, or those of

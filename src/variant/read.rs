@@ -23,6 +23,15 @@ pub trait ReadPosition: Send {
     ) -> Result<Result<String, ActionError>, VariantError>;
     fn perft(&self, moves: &[String], depth: u32) -> Result<u64, VariantError>;
     fn divide(&self, moves: &[String], depth: u32) -> Result<Vec<(String, u64)>, VariantError>;
+    /// [`ReadPosition::legal_actions`] by the family's second path
+    /// ([`Rules::independent_legal_actions`]); `None` without one.
+    fn independent_legal_actions(
+        &self,
+        moves: &[String],
+    ) -> Result<Option<Vec<String>>, VariantError>;
+    /// [`ReadPosition::perft`] by the family's second path
+    /// ([`Rules::independent_perft`]); `None` without one.
+    fn independent_perft(&self, moves: &[String], depth: u32) -> Result<Option<u64>, VariantError>;
     fn play(&self, moves: &[String]) -> Result<Played, VariantError>;
     fn reached(&self, moves: &[String]) -> Result<(String, String), VariantError>;
 }
@@ -131,6 +140,24 @@ impl<R: Rules> ReadPosition for Read<'_, R> {
             .collect();
         out.sort();
         Ok(out)
+    }
+
+    fn independent_legal_actions(
+        &self,
+        moves: &[String],
+    ) -> Result<Option<Vec<String>>, VariantError> {
+        let pos = self.reach(moves)?;
+        Ok(self.rules.independent_legal_actions(&pos).map(|actions| {
+            let mut out = self.rules.format_legal(&pos, &actions);
+            out.sort();
+            out
+        }))
+    }
+
+    fn independent_perft(&self, moves: &[String], depth: u32) -> Result<Option<u64>, VariantError> {
+        check_perft_depth(depth)?;
+        let pos = self.reach(moves)?;
+        Ok(self.rules.independent_perft(&pos, depth))
     }
 
     fn play(&self, moves: &[String]) -> Result<Played, VariantError> {
