@@ -1,9 +1,12 @@
-//! `seams perft --threads N` splits the root across threads and must give
-//! the counts one thread gives, on every variant.
+//! `seams perft --threads N` splits the root across threads, and `--shard
+//! K/N` into parts run apart; both must give the counts one thread gives,
+//! on every variant. `--independent` counts by a second path, which must
+//! agree.
 
 use crate::common::seams;
 use seams::registry;
-use seams::variant::{At, divide_parallel};
+use seams::shard::Shard;
+use seams::variant::{At, Counter, PerftJob, ShardDivide, Variant, divide_job, divide_parallel};
 
 #[test]
 fn every_variant_counts_the_same_with_one_two_and_three_threads() {
@@ -39,4 +42,112 @@ fn the_command_prints_the_published_count_with_two_threads() {
     let r = seams(&["perft", "shogi-flat", "1", "--threads", "0"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("0 is not in 1..=1024"), "{}", r.stderr);
+}
+
+/// The divide of `v` at `depth` from `at` by `counter`, split into `n`
+/// shards, each counted on its own and the parts joined.
+fn joined(v: &dyn Variant, at: &At, depth: u32, counter: Counter, n: u32) -> ShardDivide {
+    let mut rows = Vec::new();
+    let mut roots = None;
+    for k in 1..=n {
+        let job = PerftJob {
+            depth,
+            threads: 2,
+            shard: Shard::new(k, n).unwrap(),
+            counter,
+        };
+        let part = divide_job(v, at, &job, &|_| ()).unwrap();
+        assert!(roots.is_none_or(|r| r == part.roots), "{}", v.name());
+        roots = Some(part.roots);
+        rows.extend(part.rows);
+    }
+    rows.sort();
+    ShardDivide {
+        roots: roots.unwrap_or(0),
+        rows,
+    }
+}
+
+#[test]
+fn shards_of_the_root_add_up_to_the_divide_on_every_variant() {
+    for v in registry::variants() {
+        let at = At::default();
+        let whole = v.divide(&at, 3).unwrap();
+        for n in [1, 2, 3, 7] {
+            let parts = joined(v.as_ref(), &at, 3, Counter::Perft, n);
+            assert_eq!(parts.rows, whole, "{} in {n} shards", v.name());
+            assert_eq!(parts.roots, whole.len(), "{}", v.name());
+        }
+    }
+}
+
+#[test]
+fn the_second_path_counts_what_the_first_counts() {
+    for v in registry::variants() {
+        let v = v.as_ref();
+        let Some(second) = v.independent_perft(&At::default(), 3).unwrap() else {
+            assert!(
+                v.name().starts_with("kyoto"),
+                "{} has no second path",
+                v.name()
+            );
+            continue;
+        };
+        assert_eq!(second, v.perft(&At::default(), 3).unwrap(), "{}", v.name());
+        // And from a position five plies in, where captures, checks and
+        // (in shogi) drops are nearer: each ply takes a fixed pick of the
+        // legal actions, so the line is the same on every run.
+        let mut moves: Vec<String> = Vec::new();
+        for ply in 0..5 {
+            let at = At {
+                position: None,
+                moves: &moves,
+            };
+            let legal = v.legal_actions(&at).unwrap();
+            moves.push(legal[(7 * ply + 3) % legal.len()].clone());
+        }
+        let at = At {
+            position: None,
+            moves: &moves,
+        };
+        let fast = v.divide(&at, 3).unwrap();
+        let parts = joined(v, &at, 3, Counter::Independent, 3);
+        assert_eq!(parts.rows, fast, "{} after {moves:?}", v.name());
+    }
+}
+
+#[test]
+fn the_command_counts_a_shard_and_by_the_second_path() {
+    let r = seams(&["perft", "chess-flat", "3", "--independent"]);
+    assert_eq!((r.code, r.stdout.trim()), (0, "8902"), "{}", r.stderr);
+    let r = seams(&["perft", "kyoto", "2", "--independent"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("kyoto has no second counting path"),
+        "{}",
+        r.stderr
+    );
+    let r = seams(&["perft", "chess-flat", "0", "--shard", "1/2"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("depth 0 has no root actions"),
+        "{}",
+        r.stderr
+    );
+    let r = seams(&["perft", "chess-flat", "3", "--shard", "2/0"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("the count must be 1 to 10000"),
+        "{}",
+        r.stderr
+    );
+    let r = seams(&["perft", "chess-flat", "3", "--shard", "2/3", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let report: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let divide = report["divide"].as_object().unwrap();
+    let sum: u64 = divide.values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(report["nodes"].as_u64(), Some(sum));
+    assert_eq!(report["shard"], serde_json::json!({"index": 2, "count": 3}));
+    assert_eq!(report["roots"], 20);
+    assert!(divide.keys().all(|a| Shard::new(2, 3).unwrap().holds(a)));
 }
