@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each test file uses a different subset
 
+pub mod actions;
 pub mod drafts;
 pub mod html;
 pub mod other_engines;

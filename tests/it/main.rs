@@ -16,6 +16,7 @@ mod audit;
 mod board_files;
 mod change_report;
 mod chess;
+mod ci_workflows;
 mod cli;
 mod cli_spec;
 mod cross_check;
