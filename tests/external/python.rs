@@ -1,15 +1,20 @@
-//! Tests that run Python: the example engine in tools/, the case-id
-//! recipe written in Python in conformance/README.md, and
-//! tools/mutants_report.py over the mutation records.
+//! Tests that run Python: the example engine in tools/, the Python kit
+//! installed as a package into a fresh venv, the case-id recipe written in
+//! Python in conformance/README.md, and tools/mutants_report.py over the
+//! mutation records.
 //!
 //! A machine without `python3` reports these trials as *ignored* in the
 //! `cargo test` summary, with the reason in their names, instead of
 //! passing them (the harness is `main.rs`'s). `--include-ignored` runs them anyway, and they then fail.
+//! The installed kit's trial also needs a venv and PyPI (pip fetches
+//! setuptools for the build); where it finds either missing it reports
+//! itself ignored, with the reason, when it has run.
 
-use std::process::Command;
+use std::path::Path;
+use std::process::{Command, Output};
 
 use crate::common::seams;
-use libtest_mimic::{Failed, Trial};
+use libtest_mimic::{Completion, Failed, Trial};
 
 /// A named check of this harness, run as a libtest trial.
 type Check = (&'static str, fn() -> Result<(), Failed>);
@@ -38,7 +43,7 @@ pub fn trials() -> Vec<Trial> {
             the_mutation_report_refuses_bad_input_with_exit_2,
         ),
     ];
-    tests
+    let mut trials: Vec<Trial> = tests
         .into_iter()
         .map(|(name, f)| {
             if python {
@@ -47,11 +52,21 @@ pub fn trials() -> Vec<Trial> {
                 Trial::test(format!("{name} (needs python3 on PATH)"), f).with_ignored_flag(true)
             }
         })
-        .collect()
+        .collect();
+    let name = "the_kit_installs_into_a_fresh_venv_and_its_example_engine_passes_geometry";
+    let installed = the_kit_installs_into_a_fresh_venv_and_its_example_engine_passes_geometry;
+    trials.push(if python {
+        Trial::ignorable_test(name, installed)
+    } else {
+        Trial::ignorable_test(format!("{name} (needs python3 on PATH)"), installed)
+            .with_ignored_flag(true)
+    });
+    trials
 }
 
 /// The example Python engine from tools/ passes every geometry case and
-/// says unsupported to everything else.
+/// says unsupported to everything else. Run with the `python3` on PATH,
+/// which needs no kit installed: the launcher then imports the checkout's.
 fn the_example_python_engine_passes_geometry() -> Result<(), Failed> {
     let engine = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -65,19 +80,138 @@ fn the_example_python_engine_passes_geometry() -> Result<(), Failed> {
         "json",
     ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON report");
+    check_example_report(&r.stdout);
+    Ok(())
+}
+
+/// The example engine's JSON report of the whole corpus: every question
+/// about a board of glued charts passes; the tetrahedral board, board
+/// files and every variant are unsupported there.
+fn check_example_report(json: &str) {
+    let v: serde_json::Value = serde_json::from_str(json).expect("JSON report");
+    let mut passed = 0;
     for c in v["cases"].as_array().expect("cases") {
-        // The example engine knows glued charts only: the tetrahedral
-        // board, board files and every variant are unsupported there.
         let subject = c["subject"].as_str().unwrap_or("");
         let chart_board = subject
             .strip_prefix("board:")
             .is_some_and(|b| seams::spec::Library::builtin().solid(b).is_none());
         let want = if chart_board { "pass" } else { "unsupported" };
         assert_eq!(c["outcome"], want, "{c}");
+        passed += usize::from(chart_board);
     }
+    assert!(passed > 0, "no geometry case was asked");
     assert_eq!(v["engine"]["name"], "example-engine");
-    Ok(())
+}
+
+/// Runs `python` with `args` in `dir`, without a PYTHONPATH that could put
+/// the checkout's copy of the kit before the installed one.
+fn python_in(python: &Path, dir: &Path, args: &[&str]) -> Output {
+    Command::new(python)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("PYTHONPATH")
+        .output()
+        .expect("python runs")
+}
+
+/// Both streams of a finished command, for a failure's message.
+fn streams(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+/// The kit as users install it: `pip install ./tools/python` into a fresh
+/// venv (from a copy of the folder, as setuptools builds in place), the
+/// distribution's version the protocol's, and the example engine run from
+/// the installed package, `python -m seams_example_engine --spec DIR`,
+/// passing every geometry case as the checkout's launcher does.
+fn the_kit_installs_into_a_fresh_venv_and_its_example_engine_passes_geometry()
+-> Result<Completion, Failed> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = crate::common::scratch_dir("kit-venv");
+    // The folder's files only: not the build/, *.egg-info/ or __pycache__/
+    // an earlier install or run left there, which a build would pick up.
+    let kit = tmp.join("tools/python");
+    std::fs::create_dir_all(&kit).expect("scratch kit folder");
+    for entry in std::fs::read_dir(root.join("tools/python")).expect("tools/python") {
+        let path = entry.expect("a folder entry").path();
+        if path.is_file() {
+            std::fs::copy(&path, kit.join(path.file_name().expect("a name"))).expect("copy");
+        }
+    }
+    let venv = tmp.join("venv");
+    let made = python_in(Path::new("python3"), &tmp, &["-m", "venv", "venv"]);
+    if !made.status.success() {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Ok(Completion::ignored_with(format!(
+            "python3 cannot make a venv: {}",
+            streams(&made).trim()
+        )));
+    }
+    let python = venv.join("bin/python");
+    let pip = |args: &[&str]| {
+        let mut all = vec!["-m", "pip", "--disable-pip-version-check"];
+        all.extend(args);
+        python_in(&python, &tmp, &all)
+    };
+    let install = pip(&["install", "./tools/python"]);
+    if !install.status.success() {
+        // Offline, the isolated build cannot fetch its backend: the trial
+        // cannot run. With PyPI in reach, the failure is the kit's.
+        let probe = pip(&["download", "--no-deps", "--dest", "probe", "setuptools>=61"]);
+        if !probe.status.success() {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Ok(Completion::ignored_with(
+                "pip cannot fetch setuptools from PyPI for the build",
+            ));
+        }
+        return Err(format!("pip install ./tools/python:\n{}", streams(&install)).into());
+    }
+
+    let protocol = serde_json::to_value(seams::conformance::protocol::PROTOCOL_VERSION)
+        .expect("a version is a string");
+    let show = pip(&["show", "seams-kit"]);
+    let version = String::from_utf8_lossy(&show.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("Version: ").map(str::to_string));
+    if version.as_deref() != protocol.as_str() {
+        return Err(format!(
+            "pip show seams-kit, against protocol {protocol}:\n{}",
+            streams(&show)
+        )
+        .into());
+    }
+
+    let site = python_in(
+        &python,
+        &tmp,
+        &["-c", "import seams_example_engine as m; print(m.__file__)"],
+    );
+    let file = String::from_utf8_lossy(&site.stdout).trim().to_string();
+    if !Path::new(&file).starts_with(&venv) {
+        return Err(format!(
+            "seams_example_engine is imported from outside the venv: {}",
+            streams(&site)
+        )
+        .into());
+    }
+
+    let engine = format!(
+        "'{}' -m seams_example_engine --spec '{}'",
+        python.display(),
+        root.join("spec").display()
+    );
+    let r = Command::new(env!("CARGO_BIN_EXE_seams"))
+        .args(["conform", "--engine", &engine, "--format", "json"])
+        .current_dir(&tmp)
+        .env_remove("PYTHONPATH")
+        .output()
+        .expect("the seams binary runs");
+    if !r.status.success() {
+        return Err(format!("seams conform --engine {engine}:\n{}", streams(&r)).into());
+    }
+    check_example_report(&String::from_utf8_lossy(&r.stdout));
+    let _ = std::fs::remove_dir_all(&tmp);
+    Ok(Completion::Completed)
 }
 
 /// The id hash as conformance/README.md writes it in Python agrees with

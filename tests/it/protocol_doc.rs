@@ -407,7 +407,8 @@ fn the_examples_fit_the_schema() {
 
 /// One protocol version everywhere: the constant the runner and the
 /// reference speak, `seams engine`'s hello, PROTOCOL.md's title and the
-/// version it says it is, the corpus README, the Python kit, and every
+/// version it says it is, the corpus README, the Python kit and its
+/// package's version, and every
 /// mention of a protocol version in the prose of the README and docs/
 /// (code blocks may show other versions on purpose: a runner's old hello,
 /// a refused 2.0).
@@ -444,6 +445,24 @@ fn one_protocol_version_everywhere() {
     assert!(
         read("tools/python/seams_engine.py").contains(&format!("PROTOCOL = \"{v}\"")),
         "the Python kit"
+    );
+    // The kit's distribution takes its version from that constant, so the
+    // package says the protocol it speaks (tests/external/python.rs installs
+    // it and reads the version pip reports).
+    let pyproject: toml::Table =
+        toml::from_str(&read("tools/python/pyproject.toml")).expect("pyproject.toml is TOML");
+    assert_eq!(
+        (
+            pyproject["project"].get("version"),
+            &pyproject["project"]["dynamic"],
+            &pyproject["tool"]["setuptools"]["dynamic"]["version"]["attr"],
+        ),
+        (
+            None,
+            &toml::Value::Array(vec!["version".into()]),
+            &toml::Value::from("seams_engine.PROTOCOL"),
+        ),
+        "the Python kit's pyproject.toml: its version is seams_engine.PROTOCOL"
     );
 
     let mut docs = crate::transcripts::documents();

@@ -4,6 +4,8 @@
     seams conform --engine ".venv/bin/python tools/cshogi/engine.py" \
         --expect tools/cshogi/known.json
 
+in a Python with cshogi and the kit installed (pip install cshogi ./tools/python).
+
 The rules are cshogi's: its legal moves, SFEN reader and writer, game end
 (no legal move, `is_draw()`) and position hash. This file translates
 between USI and the spec's notation (SS-9.2: files a-i from the left,
@@ -13,16 +15,18 @@ conformance/PROTOCOL.md, asking cshogi what only its rules know;
 known.json lists where its rules differ from the spec's, and why.
 """
 
-import os
 import sys
 from importlib import metadata
 
 import cshogi  # without it, the runner's handshake error shows this import failing
 
-# The kit lives in tools/python; engines run from anywhere.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-import seams_engine as se  # noqa: E402
-import seams_notation as sn  # noqa: E402
+try:
+    import seams_engine as se
+    import seams_notation as sn
+except ImportError as e:
+    # The kit is a package, installed beside the engine's own; the
+    # runner's handshake error shows this line.
+    sys.exit(f"{e}: install the seams kit into this Python: pip install ./tools/python")
 
 HAND = "PLNSGBR"  # cshogi's hand order
 SIDES = {"A": "b", "B": "w", "b": "b", "w": "w"}

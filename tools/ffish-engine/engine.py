@@ -2,13 +2,14 @@
 """An engine-protocol adapter over Fairy-Stockfish's Python binding, pyffish.
 
 It lets `seams conform --engine` check the corpus's flat controls and Kyoto
-shogi against an independent engine:
+shogi against an independent engine, run by a Python with pyffish and the
+kit installed (pip install pyffish ./tools/python):
 
-    seams conform --engine "python3 tools/ffish-engine/engine.py"
+    seams conform --engine ".venv/bin/python tools/ffish-engine/engine.py"
 
 Variants: chess-flat (pyffish "chess"), shogi-flat ("shogi") and kyoto
 ("kyotoshogi"). The protocol (and perft by recursion, check_action, status
-with recorded decisions) is the Python kit's, tools/python/seams_engine.py;
+with recorded decisions) is the Python kit's, seams_engine (tools/python);
 this file gives it pyffish's moves, positions and game ends, translating
 moves between pyffish's coordinate notation and the canonical notation of
 conformance/README.md, positions between our position texts and pyffish's
@@ -19,16 +20,18 @@ example repetition thresholds), the difference is listed with its reason in
 tools/ffish-engine/known.json, the expectations file for this engine.
 """
 
-import os
 import re
 import sys
 
 import pyffish as sf  # without it, the runner's handshake error shows this import failing
 
-# The kit lives in tools/python; engines run from anywhere.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-import seams_engine as se  # noqa: E402
-import seams_notation as sn  # noqa: E402
+try:
+    import seams_engine as se
+    import seams_notation as sn
+except ImportError as e:
+    # The kit is a package, installed beside the engine's own; the
+    # runner's handshake error shows this line.
+    sys.exit(f"{e}: install the seams kit into this Python: pip install ./tools/python")
 
 FSF = {"chess-flat": "chess", "shogi-flat": "shogi", "kyoto": "kyotoshogi"}
 RULES = {"chess-flat": "0.1", "shogi-flat": "0.2", "kyoto": "1.0"}

@@ -4,21 +4,25 @@
     seams conform --engine ".venv/bin/python tools/python-chess/engine.py" \
         --expect tools/python-chess/known.json
 
+in a Python with python-chess and the kit installed (pip install chess ./tools/python).
+
 The rules are python-chess's (moves, FEN, `outcome()` without claims,
 repetition identity); this file writes its moves in the spec's notation
 and reads texts with seams_notation, which refuses them in the order of
 conformance/PROTOCOL.md, asking python-chess what only its rules know.
 """
 
-import os
 import sys
 
 import chess  # without it, the runner's handshake error shows this import failing
 
-# The kit lives in tools/python; engines run from anywhere.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-import seams_engine as se  # noqa: E402
-import seams_notation as sn  # noqa: E402
+try:
+    import seams_engine as se
+    import seams_notation as sn
+except ImportError as e:
+    # The kit is a package, installed beside the engine's own; the
+    # runner's handshake error shows this line.
+    sys.exit(f"{e}: install the seams kit into this Python: pip install ./tools/python")
 
 PROMOTIONS = {"=Q": chess.QUEEN, "=R": chess.ROOK, "=B": chess.BISHOP, "=N": chess.KNIGHT}
 T = chess.Termination
