@@ -242,3 +242,64 @@ impl Progress {
         }
     }
 }
+
+/// The formats a merged perft report is written in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PerftFormat {
+    /// The divide, one `action count` line each, then the count.
+    Text,
+    Json,
+    /// A table of the divide under a heading with the question and count.
+    Markdown,
+}
+
+/// `seams merge` of perft shard reports: the whole count and its divide.
+pub fn merge_perft(
+    parts: &[(String, String)],
+    format: PerftFormat,
+    out: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    let merged = perft_report::merge(parts)?;
+    let text = match format {
+        PerftFormat::Json => format!("{}\n", serde_json::to_string_pretty(&merged)?),
+        PerftFormat::Text => {
+            let mut s = String::new();
+            for (action, n) in merged.divide.iter().flatten() {
+                s.push_str(&format!("{action} {n}\n"));
+            }
+            s + &format!("{}\n", merged.nodes)
+        }
+        PerftFormat::Markdown => perft_markdown(&merged),
+    };
+    super::write_out(out, &text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn perft_markdown(r: &PerftReport) -> String {
+    let at = match (&r.position, r.moves.is_empty()) {
+        (None, true) => "the initial position".to_string(),
+        (p, _) => format!(
+            "`{}`{}",
+            p.as_deref().unwrap_or("(initial)"),
+            if r.moves.is_empty() {
+                String::new()
+            } else {
+                format!(" after `{}`", r.moves.join(","))
+            }
+        ),
+    };
+    let mut s = format!(
+        "## seams perft: {} (rules {}) depth {}\n\n{} nodes from {at}, {} root actions, merged from {} shard(s) in {:.1} s of work.\n\n| action | nodes |\n|---|---:|\n",
+        r.variant,
+        r.rules,
+        r.depth,
+        r.nodes,
+        r.roots,
+        r.merged_from.unwrap_or(1),
+        r.wall_seconds
+    );
+    for (action, n) in r.divide.iter().flatten() {
+        s.push_str(&format!("| `{action}` | {n} |\n"));
+    }
+    s
+}
