@@ -22,6 +22,9 @@ pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 /// The largest position file (`--position FILE`): a position text is a few
 /// hundred bytes.
 pub const MAX_POSITION_FILE_BYTES: u64 = 1 << 20;
+/// The largest shard report `seams merge` reads: a fuzz shard's JSON
+/// lists every game it played, a few hundred bytes each.
+pub const MAX_REPORT_BYTES: u64 = 256 << 20;
 
 /// Why a file could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -102,8 +102,10 @@ pub fn part_of(key: &str, count: u32) -> u32 {
     (fnv1a(key.as_bytes()) % u64::from(count.max(1))) as u32 + 1
 }
 
-/// 64-bit FNV-1a.
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// 64-bit FNV-1a: the shard hash, and a stable digest wherever one is
+/// compared across runs and machines (unlike `std`'s hasher, whose
+/// algorithm may change between Rust versions).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
     bytes

@@ -1,21 +1,26 @@
 //! `seams fuzz`: random-play differential testing of an engine against
 //! the reference (the games and judging are `conformance::fuzz`;
 //! this module reads the options, catches Ctrl-C, shows progress and
-//! writes the report and the case files).
+//! writes the report and the case files), and the fuzz half of `seams
+//! merge` (the joining is `conformance::fuzz::merge`; this writes it).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use seams::conformance::case::CaseFile;
 use seams::conformance::expectations::Expectations;
 use seams::conformance::fuzz::{
-    self, DEFAULT_GAMES, DEFAULT_PLIES, Finding, Options, Progress, report::Report,
+    self, DEFAULT_GAMES, DEFAULT_PLIES, Finding, Options, Progress,
+    report::{EngineId, Report},
 };
 use seams::conformance::run::{self, EngineChoice};
 use seams::files::write_atomically;
+use seams::shard::Shard;
+use seams::variant::Variant;
 
 use super::Rulebook;
 use super::limits::{LimitArgs, run_deadline};
@@ -94,6 +99,12 @@ pub struct FuzzArgs {
     /// Time limit for each reply, in milliseconds.
     #[arg(long, value_name = "T", default_value_t = 30_000)]
     timeout_ms: u64,
+    /// Play only the K-th of N parts of the run (from 1): the games whose
+    /// key "variant/game" (the game counted from 0) falls in part K by
+    /// FNV-1a. Each shard is a run of its own; `seams merge` joins the
+    /// shards' JSON reports into what one run would have reported.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -188,6 +199,7 @@ fn command_line(book: &Rulebook, a: &FuzzArgs, variants: &[String], games: u32) 
 
 /// `seams fuzz`.
 pub fn fuzz(book: &Rulebook, a: FuzzArgs) -> Result<ExitCode> {
+    let began = Instant::now();
     fuzz::check_counts(a.games, a.plies)?;
     if let Some(dir) = &a.out {
         check_out_dir(dir)?;
@@ -223,15 +235,21 @@ pub fn fuzz(book: &Rulebook, a: FuzzArgs) -> Result<ExitCode> {
         stop: Some(&INTERRUPTED),
         differences: &differences,
         engine_label: format!("'{} {}' (run as `{}`)", hello.name, hello.version, a.engine),
+        shard: a.shard,
     };
     let plan = fuzz::plan(&hello, &reference, &a.variants, &opts)?;
     catch_interrupt();
-    let bar = super::out::progress(a.games as usize * plan.variants.len());
-    let run = fuzz::run(engine.as_mut(), &plan, &opts, &mut |p: &Progress| {
+    let bar = super::out::progress(fuzz::games_held(&plan, &opts) as usize);
+    let shard = a.shard.map(|s| format!("shard {s}: "));
+    let mut run = fuzz::run(engine.as_mut(), &plan, &opts, &mut |p: &Progress| {
         if let Some(bar) = &bar {
             let rate = p.positions as f64 / p.elapsed.as_secs_f64().max(1e-9);
             bar.set_position(p.games_done);
-            bar.set_message(format!("{} positions, {rate:.0}/s", p.positions));
+            bar.set_message(format!(
+                "{}{} positions, {rate:.0}/s",
+                shard.as_deref().unwrap_or_default(),
+                p.positions
+            ));
         }
     });
     if let Some(bar) = bar {
@@ -239,28 +257,27 @@ pub fn fuzz(book: &Rulebook, a: FuzzArgs) -> Result<ExitCode> {
     }
     drop(engine);
     let written = write_cases(a.out.as_deref(), &run.findings)?;
+    for (f, w) in run.findings.iter_mut().zip(written) {
+        f.reproduce = Some(command_line(
+            book,
+            &a,
+            std::slice::from_ref(&f.variant),
+            f.game + 1,
+        ));
+        f.written = w;
+    }
     let report = Report {
         run: &run,
-        engine: &hello,
+        engine: EngineId {
+            name: hello.name.clone(),
+            version: hello.version.clone(),
+        },
         command: command_line(book, &a, &a.variants, a.games),
-        reproduce: run
-            .findings
-            .iter()
-            .map(|f| command_line(book, &a, std::slice::from_ref(&f.variant), f.game + 1))
-            .collect(),
-        written,
         stats: a.stats,
+        wall_seconds: began.elapsed().as_secs_f64(),
+        merged_shards: None,
     };
-    let text = match a.format {
-        FuzzFormat::Text => report.text(),
-        FuzzFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&report.json())?;
-            s.push('\n');
-            s
-        }
-        FuzzFormat::Markdown => report.markdown(),
-        FuzzFormat::Html => report.html(&reference),
-    };
+    let text = render(&report, a.format, &reference)?;
     out!("{text}");
     if let Some(dir) = &a.out {
         let path = dir.join(format!("fuzz-report.{}", a.format.extension()));
@@ -269,6 +286,49 @@ pub fn fuzz(book: &Rulebook, a: FuzzArgs) -> Result<ExitCode> {
         eprintln!("wrote the report to {}", path.display());
     }
     Ok(if run.findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The report in `format`; `variants` are the reference's, to draw
+/// positions.
+fn render(report: &Report, format: FuzzFormat, variants: &[&dyn Variant]) -> Result<String> {
+    Ok(match format {
+        FuzzFormat::Text => report.text(),
+        FuzzFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&report.json())?;
+            s.push('\n');
+            s
+        }
+        FuzzFormat::Markdown => report.markdown(),
+        FuzzFormat::Html => report.html(variants),
+    })
+}
+
+/// The fuzz half of `seams merge`: the shards' JSON reports (each with its
+/// file's name) joined into the report one run would have made, written
+/// in `format` (a name `seams merge --format` takes) to stdout or `out`.
+/// Exit status as `seams fuzz`'s: 1 when the merged run has a finding.
+pub fn merge(
+    book: &Rulebook,
+    files: Vec<(String, String)>,
+    format: &str,
+    out: Option<&Path>,
+) -> Result<ExitCode> {
+    use clap::ValueEnum as _;
+    let format = FuzzFormat::from_str(format, true).map_err(|_| {
+        anyhow!(
+            "fuzz reports are written as text, json, markdown or html: there is no {format} \
+             fuzz report"
+        )
+    })?;
+    let merged = fuzz::merge::merge(&files)?;
+    let reference = book.variants()?;
+    let text = render(&merged.report(false), format, &reference)?;
+    super::write_out(out, &text)?;
+    Ok(if merged.run.findings.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

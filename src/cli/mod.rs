@@ -19,6 +19,7 @@ mod engine;
 mod fuzz;
 mod geometry;
 mod limits;
+mod merge;
 mod play;
 mod position;
 mod record;
@@ -212,6 +213,18 @@ pub enum Command {
     /// as a corpus case marked NOT REVIEWED into --out DIR. The same --seed
     /// plays the same games; the report prints the command that does.
     ///
+    /// A long run splits over CI jobs: --shard K/N plays only the games
+    /// whose key "variant/game" (the game counted from 0) falls in part K
+    /// of N by FNV-1a, each exactly as the whole run plays it, and writes
+    /// a report of its own. seams merge joins the N shards' JSON reports
+    /// into the report one run would have made: the same findings (the
+    /// first one run meets, shrunk the same way), counts and exit status,
+    /// though shards play past their own first finding. It refuses shards
+    /// of different engines, seams versions or options, overlapping or
+    /// missing games, and a shard stopped (--max-time, Ctrl-C, a dead
+    /// engine) before a game one run would have played. Its times are the
+    /// shards': elapsed_seconds their sum, wall_seconds the longest.
+    ///
     /// Exit status: 0 when no disagreement is found, 1 when one is, 2 on a
     /// usage or input error.
     ///
@@ -221,8 +234,25 @@ pub enum Command {
     ///   seams fuzz --engine "./my-engine" --variant chess-klein --games 1000 --seed 7 --stats
     ///   seams fuzz --engine "./my-engine" --edited --max-time 60 --format html --out found
     ///   seams fuzz --engine "python3 adapter.py" --expect known.json
+    ///   seams fuzz --engine "./my-engine" --games 2000 --shard 3/8 --format json --out shard-3
     #[command(verbatim_doc_comment)]
     Fuzz(fuzz::FuzzArgs),
+    /// Join the JSON reports of a run split into shards (--shard K/N).
+    ///
+    /// Gives the report one run would have made: every shard must be
+    /// given once, from the same version of seams, engine and options.
+    /// Fuzz reports: the run's findings, counts and exit status, cut at
+    /// the first finding one run would have stopped at (see seams fuzz
+    /// --help); formats text, json, markdown and html.
+    ///
+    /// Exit status: as the merged command's (seams fuzz: 0 when no
+    /// disagreement is found, 1 when one is), 2 when the reports cannot
+    /// be merged.
+    ///
+    /// Example:
+    ///   seams merge shard-1.json shard-2.json shard-3.json --format markdown --out fuzz.md
+    #[command(verbatim_doc_comment)]
+    Merge(merge::MergeArgs),
     /// Play, analyse and edit positions of every variant in the browser.
     ///
     /// Serves one page at http://127.0.0.1:PORT/ and prints its address:
@@ -270,6 +300,7 @@ pub fn run(spec: Option<PathBuf>, command: Command) -> Result<ExitCode> {
         Command::Schema(a) => schema::run(a),
         Command::Bisect(a) => bisect::bisect(&book, a),
         Command::Fuzz(a) => fuzz::fuzz(&book, a),
+        Command::Merge(a) => merge::merge(&book, a),
         Command::Serve(a) => serve::serve(&book, a),
     }
 }

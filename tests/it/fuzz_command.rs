@@ -197,7 +197,12 @@ fn the_html_report_draws_the_finding_with_its_marks() {
 
 /// The report without what depends on the clock.
 fn timeless(mut v: Value) -> Value {
-    for key in ["elapsed_seconds", "positions_per_second", "headline"] {
+    for key in [
+        "elapsed_seconds",
+        "positions_per_second",
+        "headline",
+        "wall_seconds",
+    ] {
         v.as_object_mut().unwrap().remove(key);
     }
     v

@@ -24,6 +24,7 @@ mod derived_tables;
 mod differential;
 mod editor;
 mod fuzz_command;
+mod fuzz_shards;
 mod html_report;
 mod kit;
 mod kyoto;

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::conformance::case::Place;
@@ -22,7 +22,7 @@ use crate::variant::{At, Variant};
 use crate::walk::Walk;
 
 /// One kind of question, named by the protocol command that asks it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Question {
     /// The legal action set.
@@ -89,7 +89,7 @@ pub fn declared(hello: &Hello) -> Vec<Question> {
 
 /// How a question was put: as a position text (with at most the one
 /// action `apply` applies), or as the game's start and every action since.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Form {
     Text,
@@ -97,7 +97,7 @@ pub enum Form {
 }
 
 /// Where the engine's reply differs from the reference's answer.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Difference {
     /// `fail` for a different answer; an error kind when there was none.
     pub kind: OutcomeKind,
@@ -495,17 +495,17 @@ fn compare_divide(want_div: &BTreeMap<String, u64>, reply: &Value) -> Result<Dif
 /// reference keys must get equal engine keys, and different ones
 /// different keys. Each side's key remembers the first position text
 /// that had it, so a contradiction names two positions.
+///
+/// A game keeps its own groups (at most one entry per ply, so at most
+/// `MAX_PLIES` + 1): keys are compared among the positions of one game,
+/// never across games, so that every game is judged the same whichever
+/// games were played before it, and the shards of a run find what one run
+/// finds (`seams merge`).
 #[derive(Default)]
 pub struct KeyGroups {
     by_reference: std::collections::HashMap<String, (String, String)>,
     by_engine: std::collections::HashMap<String, (String, String)>,
 }
-
-/// The most positions whose keys one variant's run remembers: enough for
-/// every position of the default run (200 games of 120 plies) many times
-/// over, and a bound on memory for long runs (later positions are still
-/// compared with the remembered ones).
-pub const MAX_REMEMBERED_KEYS: usize = 1_000_000;
 
 /// Two positions whose keys group differently.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -536,9 +536,7 @@ impl KeyGroups {
                 same: false,
             });
         }
-        if self.by_reference.len() < MAX_REMEMBERED_KEYS
-            && !self.by_reference.contains_key(reference)
-        {
+        if !self.by_reference.contains_key(reference) {
             self.by_reference.insert(
                 reference.to_string(),
                 (engine.to_string(), text.to_string()),

@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use super::rng::Rng;
 use super::state::{State, pool};
+use super::tally::{GameEnd, GameFacts, Tally};
 use super::{Form, Options, Question, Raw, StartKind, Stop, ask, edit, play, seed};
 use crate::conformance::case::Place;
 use crate::conformance::engine::{Engine, Posted};
@@ -40,6 +41,9 @@ pub(super) struct Game<'a, 'v> {
     pub(super) state: &'a mut State<'v>,
     pub(super) opts: &'a Options<'a>,
     pub(super) game: u32,
+    /// What this game adds and remembers; nothing of it outlives the game
+    /// but its facts.
+    pub(super) tally: Tally,
 }
 
 /// What a question's judgment means for the game.
@@ -94,7 +98,37 @@ impl Path {
     }
 }
 
-impl<'v> Game<'_, 'v> {
+impl<'a, 'v> Game<'a, 'v> {
+    pub(super) fn new(
+        engine: &'a mut dyn Engine,
+        state: &'a mut State<'v>,
+        opts: &'a Options<'a>,
+        game: u32,
+    ) -> Game<'a, 'v> {
+        Game {
+            engine,
+            state,
+            opts,
+            game,
+            tally: Tally::new(game),
+        }
+    }
+
+    /// The game's facts, once it has ended so.
+    pub(super) fn finish(self, ended: &Ended) -> GameFacts {
+        self.tally.finish(match ended {
+            Ended::Played => GameEnd::Played,
+            Ended::Found(_) => GameEnd::Found,
+            Ended::Stopped(_) => GameEnd::Stopped,
+        })
+    }
+
+    /// Whether the engine is asked `q`: declared, and not answered
+    /// `unsupported` earlier in this game.
+    pub(super) fn asks(&self, q: Question) -> bool {
+        self.state.questions.contains(&q) && !self.tally.facts.unsupported.contains(&q)
+    }
+
     /// Plays one game. The reference plays ahead of the engine's replies:
     /// each position's questions are posted with the reference's answers
     /// kept beside them, and judged in the order posted once [`LAG`]
@@ -114,8 +148,7 @@ impl<'v> Game<'_, 'v> {
             mut walk,
             plan,
         } = self.start(&mut rng);
-        *self.state.starts.entry(kind).or_default() += 1;
-        self.state.games += 1;
+        self.tally.facts.start = kind;
         let mut policy = play::Policy::new(kind == StartKind::Hunting, &mut rng).planned(plan);
         let mut path = Path {
             start,
@@ -162,7 +195,7 @@ impl<'v> Game<'_, 'v> {
                 Form::Text,
                 Asked::Plies(plies),
             );
-            if self.state.asks(Question::Perft) && asking.one_in(DIVIDE_ONE_IN) {
+            if self.asks(Question::Perft) && asking.one_in(DIVIDE_ONE_IN) {
                 post(self, Question::Perft, here, Form::Text, Asked::Plies(plies));
             }
             // The position counts as compared once its last question is
@@ -170,14 +203,14 @@ impl<'v> Game<'_, 'v> {
             let asked_any = pending.len() > before;
             match pending.back_mut() {
                 Some(last) if asked_any => last.closes = true,
-                _ => self.state.positions += 1,
+                _ => self.tally.facts.positions += 1,
             }
 
             let mut en_passant = Vec::new();
             if self.state.en_passant && policy.en_passant_possible() {
                 en_passant = en_passant_captures(&*walk);
             }
-            self.state
+            self.tally
                 .thin
                 .observe(&*walk, &en_passant, self.state.castling);
             if over {
@@ -209,7 +242,7 @@ impl<'v> Game<'_, 'v> {
 
     /// Posts `q` if the engine is asked it.
     fn post(&mut self, q: Question, place: Place) -> Option<Posted> {
-        self.state.asks(q).then(|| {
+        self.asks(q).then(|| {
             self.engine
                 .post(ask::command(q, self.state.variant.name(), place))
         })
@@ -221,7 +254,7 @@ impl<'v> Game<'_, 'v> {
         q: Question,
         posted: Posted,
     ) -> Result<serde_json::Value, crate::conformance::engine::AskError> {
-        *self.state.asked.entry(q).or_default() += 1;
+        *self.tally.facts.asked.entry(q).or_default() += 1;
         self.engine.collect(posted)
     }
 

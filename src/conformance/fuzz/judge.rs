@@ -10,7 +10,8 @@ use std::collections::VecDeque;
 
 use super::ask::{self, Judged};
 use super::game::{Asked, Ended, Game, Next, Path, Pending};
-use super::{Difference, Documented, Form, KeyPair, Question, Raw};
+use super::tally::DocumentedIn;
+use super::{Difference, Form, KeyPair, Question, Raw};
 use crate::conformance::expectations::KnownDifference;
 use crate::conformance::runner::OutcomeKind;
 
@@ -36,7 +37,7 @@ impl<'v> Game<'_, 'v> {
     /// the engine has since answered `unsupported` is dropped unjudged, as
     /// if it had not been asked (its reply, if sent, is never read).
     fn judge(&mut self, p: Pending, path: &Path) -> Next {
-        if !self.state.asks(p.q) {
+        if !self.asks(p.q) {
             return Next::Go;
         }
         let reply = self.collect(p.q, p.posted);
@@ -54,7 +55,7 @@ impl<'v> Game<'_, 'v> {
             }
         };
         if p.closes && matches!(next, Next::Go) {
-            self.state.positions += 1;
+            self.tally.facts.positions += 1;
         }
         next
     }
@@ -75,7 +76,7 @@ impl<'v> Game<'_, 'v> {
             Ok(k) => k,
             Err(judged) => return self.after(judged, Question::Key, Form::Text, whole),
         };
-        let Some(conflict) = self.state.keys.check(reference, &key, text) else {
+        let Some(conflict) = self.tally.keys.check(reference, &key, text) else {
             return Next::Go;
         };
         let detail = if conflict.same {
@@ -115,7 +116,7 @@ impl<'v> Game<'_, 'v> {
         match judged {
             Judged::Same => Next::Go,
             Judged::Unsupported => {
-                self.state.unsupported.push(q);
+                self.tally.facts.unsupported.push(q);
                 Next::Go
             }
             Judged::Differs(d) => {
@@ -143,19 +144,9 @@ impl<'v> Game<'_, 'v> {
     }
 
     fn document(&mut self, q: Question, known: &KnownDifference, (start, moves): &Found) {
-        if let Some(d) = self
-            .state
-            .documented
-            .iter_mut()
-            .find(|d| d.question == q && d.note == known.note)
-        {
-            d.count += 1;
-            return;
-        }
-        self.state.documented.push(Documented {
+        self.tally.facts.documented = Some(DocumentedIn {
             question: q,
             note: known.note.clone(),
-            count: 1,
             example: format!(
                 "game {} after [{}]{}",
                 self.game,

@@ -21,6 +21,14 @@
 //! the seed, the variant and the game's number, so a run is reproduced by
 //! its seed, and one game by `--variant` and `--games`.
 //!
+//! No game depends on another: keys are grouped, and `unsupported`
+//! remembered, within one game, and a game's tallies are its own
+//! [`GameFacts`]. A run may therefore be split into shards
+//! ([`Options::shard`]: the games whose key `variant/game` the shard
+//! holds), each a run of its own, and [`merge`] rebuilds from the shards'
+//! reports the run one process would have made, cutting at the first
+//! finding it would have stopped at.
+//!
 //! On a disagreement the game stops; the action sequence is shrunk by
 //! delta debugging to a short one that still disagrees ([`shrink`]), and
 //! the finding carries a ready-made corpus case. A disagreement that an
@@ -40,6 +48,7 @@ pub mod ask;
 mod edit;
 mod game;
 mod judge;
+pub mod merge;
 mod plan;
 mod play;
 pub mod report;
@@ -47,21 +56,24 @@ pub mod rng;
 mod seed;
 mod shrink;
 mod state;
+pub mod tally;
 pub mod thin;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use ask::{Difference, Form, Question};
 pub use plan::plan;
+pub use tally::{GameEnd, GameFacts};
 pub use thin::Spot;
 
 use super::case::Case;
 use super::engine::Engine;
 use super::expectations::KnownDifference;
+use crate::shard::Shard;
 use crate::variant::Variant;
 use game::{Ended, Game};
 use state::State;
@@ -92,6 +104,32 @@ pub struct Options<'a> {
     pub differences: &'a [KnownDifference],
     /// How the engine is named in the provenance of written cases.
     pub engine_label: String,
+    /// The part of the run to play (`--shard`): the games whose key
+    /// ([`game_key`]) the shard holds, each game's facts kept in the run's
+    /// summary for a merge. `None` plays every game and keeps only sums.
+    pub shard: Option<Shard>,
+}
+
+/// The key that puts a game in a shard: `variant/game`, the game counted
+/// from 0, such as `chess-klein/17`. It names the game alone, so a game
+/// is in the same shard of every split into the same number of parts,
+/// whatever the other options.
+pub fn game_key(variant: &str, game: u32) -> String {
+    format!("{variant}/{game}")
+}
+
+/// A stable digest of the documented differences a run may meet
+/// (`--expect`), so that shards run with different expectations are not
+/// merged; `None` when there are none.
+pub fn expectations_digest(differences: &[KnownDifference]) -> Option<String> {
+    if differences.is_empty() {
+        return None;
+    }
+    let text = serde_json::to_string(differences).unwrap_or_default();
+    Some(format!(
+        "fnv1a-64:{:016x}",
+        crate::shard::fnv1a(text.as_bytes())
+    ))
 }
 
 /// Why a run cannot start.
@@ -122,7 +160,7 @@ pub struct Plan<'v> {
     pub skipped: Vec<Skipped>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
     pub variant: String,
     pub reason: String,
@@ -140,7 +178,7 @@ pub fn check_counts(games: u32, plies: u32) -> Result<(), FuzzError> {
 }
 
 /// How a game began.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StartKind {
     /// The variant's initial position.
@@ -157,7 +195,7 @@ pub enum StartKind {
 }
 
 /// Why a run ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Stop {
     /// Every game was played.
@@ -173,7 +211,7 @@ pub enum Stop {
 }
 
 /// A documented difference met, and how often.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Documented {
     pub question: Question,
     pub note: String,
@@ -183,7 +221,7 @@ pub struct Documented {
 }
 
 /// One thin spot's count in one variant.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ThinCount {
     pub spot: Spot,
     pub count: usize,
@@ -191,8 +229,8 @@ pub struct ThinCount {
     pub target: Option<usize>,
 }
 
-/// What happened in one variant.
-#[derive(Clone, Debug, Serialize)]
+/// What happened in one variant: its games' facts, summed.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct VariantRun {
     pub variant: String,
     pub games: u32,
@@ -201,13 +239,19 @@ pub struct VariantRun {
     pub asked: BTreeMap<Question, u64>,
     pub starts: BTreeMap<StartKind, u32>,
     pub documented: Vec<Documented>,
-    /// Questions the engine answered `unsupported` here (not asked again).
+    /// Questions the engine answered `unsupported` in some game (not asked
+    /// again in that game).
     pub unsupported: Vec<Question>,
     pub thin: Vec<ThinCount>,
+    /// A shard's games, each with its facts, in order: what a merge needs
+    /// to cut where one run would have stopped and to sum the rest. `None`
+    /// for a run without `--shard`, which keeps only sums.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_game: Option<Vec<GameFacts>>,
 }
 
 /// A disagreement, shrunk, with the corpus case that asks it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Finding {
     pub variant: String,
     /// The game (from 0) and the position in it (its number of actions).
@@ -237,15 +281,25 @@ pub struct Finding {
     /// stopped while shrinking reports the shortest sequence that still
     /// disagreed.
     pub case_reproduces: Option<bool>,
+    /// The command that replays its game, and where its case was written:
+    /// filled in by the command line, `None` from [`run`].
+    #[serde(default)]
+    pub reproduce: Option<String>,
+    #[serde(default)]
+    pub written: Option<String>,
 }
 
-/// The whole run.
-#[derive(Clone, Debug, Serialize)]
+/// The whole run, or one shard of it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Run {
+    pub shard: Shard,
     pub seed: u64,
     pub games: u32,
     pub plies: u32,
     pub edited: bool,
+    pub keep_going: bool,
+    /// [`expectations_digest`] of the documented differences.
+    pub expectations: Option<String>,
     pub questions: Vec<Question>,
     pub variants: Vec<VariantRun>,
     pub skipped: Vec<Skipped>,
@@ -276,25 +330,24 @@ pub fn run(
     let mut states: Vec<State> = plan
         .variants
         .iter()
-        .map(|&v| State::new(v, &plan.questions, opts.seed))
+        .map(|&v| State::new(v, &plan.questions, opts.seed, opts.shard.is_some()))
         .collect();
     let mut findings = Vec::new();
     let mut stopped = Stop::Completed;
-    let games_total = u64::from(opts.games) * states.len() as u64;
+    let shard = opts.shard.unwrap_or(Shard::WHOLE);
+    let held = |v: &dyn Variant, game: u32| shard.holds(&game_key(v.name(), game));
+    let games_total = games_held(plan, opts);
     let mut games_done = 0;
     'run: for game in 0..opts.games {
         for k in 0..states.len() {
-            if states[k].done {
+            if states[k].done || !held(states[k].variant, game) {
                 continue;
             }
             let variant = states[k].variant;
-            let ended = Game {
-                engine: &mut *engine,
-                state: &mut states[k],
-                opts,
-                game,
-            }
-            .play();
+            let mut g = Game::new(&mut *engine, &mut states[k], opts, game);
+            let ended = g.play();
+            let facts = g.finish(&ended);
+            states[k].record(facts);
             match ended {
                 Ended::Played => {}
                 Ended::Found(raw) => {
@@ -313,7 +366,7 @@ pub fn run(
             progress(&Progress {
                 games_done,
                 games_total,
-                positions: states.iter().map(|s| s.positions).sum(),
+                positions: states.iter().map(|s| s.totals.positions).sum(),
                 elapsed: began.elapsed(),
             });
         }
@@ -321,13 +374,16 @@ pub fn run(
             break;
         }
     }
-    let positions: u64 = states.iter().map(|s| s.positions).sum();
+    let positions: u64 = states.iter().map(|s| s.totals.positions).sum();
     let elapsed = began.elapsed().as_secs_f64();
     Run {
+        shard,
         seed: opts.seed,
         games: opts.games,
         plies: opts.plies,
         edited: opts.edited,
+        keep_going: opts.keep_going,
+        expectations: expectations_digest(opts.differences),
         questions: plan.questions.clone(),
         variants: states.iter().map(State::summary).collect(),
         skipped: plan.skipped.clone(),
@@ -335,11 +391,31 @@ pub fn run(
         stopped,
         elapsed_seconds: elapsed,
         positions,
-        positions_per_second: if elapsed > 0.0 {
-            positions as f64 / elapsed
-        } else {
-            0.0
-        },
+        positions_per_second: per_second(positions, elapsed),
+    }
+}
+
+/// How many games of the plan the shard holds (all of them when whole).
+pub fn games_held(plan: &Plan, opts: &Options) -> u64 {
+    let Some(shard) = opts.shard.filter(|s| !s.is_whole()) else {
+        return u64::from(opts.games) * plan.variants.len() as u64;
+    };
+    plan.variants
+        .iter()
+        .map(|v| {
+            (0..opts.games)
+                .filter(|&g| shard.holds(&game_key(v.name(), g)))
+                .count() as u64
+        })
+        .sum()
+}
+
+/// Positions a second; 0 for no time at all.
+pub fn per_second(positions: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        positions as f64 / seconds
+    } else {
+        0.0
     }
 }
 

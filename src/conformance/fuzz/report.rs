@@ -4,34 +4,89 @@
 //! unexpected ones).
 //!
 //! Every format says what was compared (positions, questions, speed), why
-//! the run stopped, the command that reproduces it, each finding with its
-//! shrunk action sequence and case, the documented differences met, and
-//! the thin-spot counts.
+//! the run stopped, the command that reproduces it, which shard it is (or
+//! how many it merges) and its wall time, each finding with its shrunk
+//! action sequence and case, the documented differences met, and the
+//! thin-spot counts.
+//!
+//! The JSON report is [`ReportJson`], field for field, so that `seams
+//! merge` reads back exactly what `seams fuzz` writes.
 
 use std::fmt::Write;
 
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::thin::Spot;
 use super::{Finding, Run, Stop};
 use crate::conformance::html;
-use crate::conformance::protocol::Hello;
 use crate::conformance::runner::{Outcome, OutcomeKind};
 use crate::render::{Marks, escape as esc, render_svg};
+use crate::shard::Shard;
 use crate::variant::{At, Variant};
 
 /// A run and what the command line adds to it.
 pub struct Report<'a> {
     pub run: &'a Run,
-    pub engine: &'a Hello,
-    /// The command that reproduces the run.
+    pub engine: EngineId,
+    /// The command that reproduces the whole run; a shard's report adds
+    /// its `--shard` ([`Report::command`]).
     pub command: String,
-    /// Per finding: the command that replays its game.
-    pub reproduce: Vec<String>,
-    /// Per finding: where its case file was written.
-    pub written: Vec<Option<String>>,
     /// Show the thin-spot counts in the text and Markdown reports.
     pub stats: bool,
+    /// Seconds from the command's start to its report; for a merge, the
+    /// longest shard's.
+    pub wall_seconds: f64,
+    /// For a merge: how many shard reports it joins.
+    pub merged_shards: Option<u32>,
+}
+
+/// The engine, as its `hello` names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineId {
+    pub name: String,
+    pub version: String,
+}
+
+/// The value of the JSON report's `report` field.
+pub const KIND: &str = "fuzz";
+
+/// The JSON report: the run's fields with what the command line adds.
+/// Written with `R = &Run`, read back by `seams merge` with `R = Run`.
+#[derive(Serialize, Deserialize)]
+pub struct ReportJson<R> {
+    /// Always [`KIND`]: what `seams merge` tells report kinds apart by.
+    pub report: String,
+    /// The version of seams that wrote it.
+    pub seams: String,
+    pub engine: EngineId,
+    /// The command that reproduces this run (a shard's with `--shard`).
+    pub command: String,
+    pub headline: String,
+    pub wall_seconds: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged_shards: Option<u32>,
+    #[serde(flatten)]
+    pub run: R,
+}
+
+/// A shard's command: the whole run's with `--shard K/N`.
+pub fn shard_command(command: &str, shard: Shard) -> String {
+    if shard.is_whole() {
+        command.to_string()
+    } else {
+        format!("{command} --shard {shard}")
+    }
+}
+
+/// The whole run's command from a shard's, if it ends as
+/// [`shard_command`] ends it.
+pub fn whole_command(command: &str, shard: Shard) -> Option<&str> {
+    if shard.is_whole() {
+        Some(command)
+    } else {
+        command.strip_suffix(&format!(" --shard {shard}"))
+    }
 }
 
 fn stopped(stop: &Stop, findings: usize) -> String {
@@ -55,6 +110,41 @@ fn sequence(actions: &[String]) -> String {
 }
 
 impl Report<'_> {
+    /// The command that reproduces this report's run.
+    pub fn command(&self) -> String {
+        shard_command(&self.command, self.run.shard)
+    }
+
+    /// Which part of a run this is, or how many it merges; `None` for a
+    /// whole run.
+    fn scope(&self) -> Option<String> {
+        if let Some(n) = self.merged_shards {
+            return Some(format!(
+                "merged from {n} shard report(s): what one run would have reported"
+            ));
+        }
+        let shard = self.run.shard;
+        (!shard.is_whole()).then(|| {
+            format!(
+                "shard {shard}: the games whose key variant/game falls in it; \
+                 `seams merge` joins the {} shards' JSON reports",
+                shard.count()
+            )
+        })
+    }
+
+    fn wall_time(&self) -> String {
+        format!(
+            "wall time {:.2} s{}",
+            self.wall_seconds,
+            if self.merged_shards.is_some() {
+                " (the longest shard)"
+            } else {
+                ""
+            }
+        )
+    }
+
     /// One sentence: what was compared, how fast, how it ended.
     pub fn headline(&self) -> String {
         let r = self.run;
@@ -91,7 +181,11 @@ impl Report<'_> {
         );
         let _ = writeln!(s, "{}", self.settings());
         let _ = writeln!(s, "{}", self.headline());
-        let _ = writeln!(s, "reproduce: {}", self.command);
+        let _ = writeln!(s, "reproduce: {}", self.command());
+        if let Some(scope) = self.scope() {
+            let _ = writeln!(s, "{scope}");
+        }
+        let _ = writeln!(s, "{}", self.wall_time());
         for sk in &r.skipped {
             let _ = writeln!(s, "skipped {}: {}", sk.variant, sk.reason);
         }
@@ -121,7 +215,7 @@ impl Report<'_> {
             let q: Vec<&str> = v.unsupported.iter().map(|q| q.command()).collect();
             let _ = writeln!(
                 s,
-                "{}: the engine answered unsupported to {} (not asked again)",
+                "{}: the engine answered unsupported to {} (not asked again in that game)",
                 v.variant,
                 q.join(", ")
             );
@@ -211,7 +305,7 @@ impl Report<'_> {
             s,
             "  case {}{}",
             f.case.id,
-            match self.written.get(i).and_then(|w| w.as_deref()) {
+            match f.written.as_deref() {
                 Some(path) => format!(", written to {path}"),
                 None => String::new(),
             }
@@ -224,7 +318,7 @@ impl Report<'_> {
                 f.question.command()
             );
         }
-        if let Some(cmd) = self.reproduce.get(i) {
+        if let Some(cmd) = &f.reproduce {
             let _ = writeln!(s, "  reproduce this game: {cmd}");
         }
     }
@@ -259,28 +353,19 @@ impl Report<'_> {
         rows
     }
 
+    /// The JSON report ([`ReportJson`]).
     pub fn json(&self) -> Value {
-        let mut v = serde_json::to_value(self.run).unwrap_or(Value::Null);
-        if let Value::Object(map) = &mut v {
-            map.insert(
-                "engine".into(),
-                json!({"name": self.engine.name, "version": self.engine.version}),
-            );
-            map.insert("command".into(), json!(self.command));
-            map.insert("headline".into(), json!(self.headline()));
-            if let Some(Value::Array(findings)) = map.get_mut("findings") {
-                for (i, f) in findings.iter_mut().enumerate() {
-                    if let Value::Object(f) = f {
-                        f.insert("reproduce".into(), json!(self.reproduce.get(i)));
-                        f.insert(
-                            "written".into(),
-                            json!(self.written.get(i).cloned().flatten()),
-                        );
-                    }
-                }
-            }
-        }
-        v
+        let json = ReportJson {
+            report: KIND.to_string(),
+            seams: env!("CARGO_PKG_VERSION").to_string(),
+            engine: self.engine.clone(),
+            command: self.command(),
+            headline: self.headline(),
+            wall_seconds: self.wall_seconds,
+            merged_shards: self.merged_shards,
+            run: self.run,
+        };
+        serde_json::to_value(json).unwrap_or(Value::Null)
     }
 
     pub fn markdown(&self) -> String {
@@ -293,8 +378,12 @@ impl Report<'_> {
             self.engine.version,
             self.settings(),
             self.headline(),
-            self.command
+            self.command()
         );
+        if let Some(scope) = self.scope() {
+            let _ = writeln!(s, "{scope}\n");
+        }
+        let _ = writeln!(s, "{}\n", upper_first(&self.wall_time()));
         let _ = writeln!(
             s,
             "| variant | games | positions | questions | documented |\n|---|---:|---:|---:|---:|"
@@ -352,8 +441,12 @@ impl Report<'_> {
             esc(&self.engine.version),
             esc(&self.settings()),
             esc(&self.headline()),
-            esc(&self.command)
+            esc(&self.command())
         );
+        if let Some(scope) = self.scope() {
+            let _ = writeln!(s, "<p>{}</p>", esc(&scope));
+        }
+        let _ = writeln!(s, "<p>{}</p>", esc(&upper_first(&self.wall_time())));
         let _ = writeln!(
             s,
             "<table>\n<tr><th>variant</th><th>games</th><th>positions</th><th>questions</th>\
@@ -465,6 +558,15 @@ fn figure(f: &Finding, variants: &[&dyn Variant]) -> Result<Vec<(String, String)
     )
     .map_err(|e| e.to_string())?;
     Ok(vec![(svg, caption)])
+}
+
+/// The text with its first letter a capital.
+fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// Rows as columns two spaces apart, the first row a header.

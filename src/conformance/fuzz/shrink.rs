@@ -83,6 +83,8 @@ pub(super) fn finish(
         difference: shrunk.difference,
         case,
         case_reproduces,
+        reproduce: None,
+        written: None,
     }
 }
 

@@ -1,32 +1,29 @@
-//! One variant's state across its games: what it asks, its tallies, its
-//! key groups and thin-spot counts, and the pool of bases for made-up
-//! positions.
+//! One variant's state across its games: what it asks, the facts of the
+//! games it has played, and the pool of bases for made-up positions.
 //!
 //! Apart because it outlives each game: the run keeps one per variant
-//! and summarizes it, while each game reads and adds to it.
+//! and summarizes it. A game reads only what is the same whatever games
+//! came before it (the questions, the pool), so that a game plays alike
+//! in a run and in any shard of it; what it adds is its own
+//! [`GameFacts`].
 
 use std::cell::OnceCell;
-use std::collections::BTreeMap;
 
-use super::ask::KeyGroups;
 use super::rng::Rng;
-use super::{Documented, Question, Spot, StartKind, ThinCount, VariantRun, play, thin};
+use super::tally::{GameFacts, Totals};
+use super::{Question, VariantRun, play};
 use crate::variant::Variant;
 
 /// One variant's state across its games.
 pub(super) struct State<'v> {
     pub(super) variant: &'v dyn Variant,
-    questions: Vec<Question>,
+    pub(super) questions: Vec<Question>,
     pub(super) en_passant: bool,
     pub(super) castling: bool,
-    pub(super) games: u32,
-    pub(super) positions: u64,
-    pub(super) asked: BTreeMap<Question, u64>,
-    pub(super) starts: BTreeMap<StartKind, u32>,
-    pub(super) documented: Vec<Documented>,
-    pub(super) unsupported: Vec<Question>,
-    pub(super) keys: KeyGroups,
-    pub(super) thin: thin::Counter,
+    /// The games played, summed.
+    pub(super) totals: Totals,
+    /// The games played, in order, when the run keeps them (a shard).
+    played: Option<Vec<GameFacts>>,
     /// Positions from reference-only games, bases for made-up positions:
     /// played when the first made-up start is, since only `edited` runs
     /// make any (the games cost as much as the first few of a run).
@@ -40,49 +37,37 @@ pub(super) struct State<'v> {
 const POOL: usize = 24;
 
 impl<'v> State<'v> {
-    pub(super) fn new(variant: &'v dyn Variant, questions: &[Question], seed: u64) -> State<'v> {
+    /// The state before the first game; `keep` keeps each game's facts.
+    pub(super) fn new(
+        variant: &'v dyn Variant,
+        questions: &[Question],
+        seed: u64,
+        keep: bool,
+    ) -> State<'v> {
         State {
             variant,
             questions: questions.to_vec(),
             en_passant: variant.capabilities().contains(&"en-passant"),
             castling: variant.capabilities().contains(&"castling"),
-            games: 0,
-            positions: 0,
-            asked: BTreeMap::new(),
-            starts: BTreeMap::new(),
-            documented: Vec::new(),
-            unsupported: Vec::new(),
-            keys: KeyGroups::default(),
-            thin: thin::Counter::default(),
+            totals: Totals::default(),
+            played: keep.then(Vec::new),
             pool: OnceCell::new(),
             seed,
             done: false,
         }
     }
 
-    pub(super) fn asks(&self, q: Question) -> bool {
-        self.questions.contains(&q) && !self.unsupported.contains(&q)
+    /// Adds a game that has ended.
+    pub(super) fn record(&mut self, game: GameFacts) {
+        self.totals.add(&game);
+        if let Some(played) = &mut self.played {
+            played.push(game);
+        }
     }
 
     pub(super) fn summary(&self) -> VariantRun {
-        let name = self.variant.name();
-        VariantRun {
-            variant: name.to_string(),
-            games: self.games,
-            positions: self.positions,
-            asked: self.asked.clone(),
-            starts: self.starts.clone(),
-            documented: self.documented.clone(),
-            unsupported: self.unsupported.clone(),
-            thin: Spot::ALL
-                .iter()
-                .map(|&spot| ThinCount {
-                    spot,
-                    count: self.thin.count(spot),
-                    target: spot.target_in(name).then_some(thin::TARGET),
-                })
-                .collect(),
-        }
+        self.totals
+            .summary(self.variant.name(), self.played.clone())
     }
 }
 

@@ -5,10 +5,14 @@
 //! repetition key) in which it shows, at positions the engine was asked
 //! about. A spot has a target only in the variants where the rules make it
 //! matter; elsewhere its count is still shown.
+//!
+//! A game keeps the FNV-1a digests of its keys, not the keys: its record
+//! lists them, and a variant's count is the size of their union over its
+//! games, so that shards of a run merge into the count one run gives.
 
 use std::collections::{BTreeMap, HashSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::chess::movegen::{
     CASTLING_ENDS_IN_CHECK, CASTLING_INTO_CHECK, CASTLING_OUT_OF_CHECK, CASTLING_THROUGH_CHECK,
@@ -23,7 +27,7 @@ pub const TARGET: usize = 20;
 /// Castling as every castling family writes it (SC-9.3).
 const CASTLING_TEXTS: [&str; 4] = ["O-O-east", "O-O-west", "O-O", "O-O-O"];
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Spot {
     /// No legal action while not in check, which loses (SS-8.1, KY-7.1).
@@ -89,10 +93,10 @@ impl Spot {
     }
 }
 
-/// The distinct positions where each spot showed, in one variant.
+/// The distinct positions where each spot showed, in one game.
 #[derive(Default)]
 pub struct Counter {
-    seen: BTreeMap<Spot, HashSet<String>>,
+    seen: BTreeMap<Spot, HashSet<u64>>,
 }
 
 impl Counter {
@@ -103,12 +107,21 @@ impl Counter {
             self.seen
                 .entry(spot)
                 .or_default()
-                .insert(walk.key().to_string());
+                .insert(crate::shard::fnv1a(walk.key().as_bytes()));
         }
     }
 
-    pub fn count(&self, spot: Spot) -> usize {
-        self.seen.get(&spot).map_or(0, HashSet::len)
+    /// Each spot met, with the digests of its positions' keys as 16 hex
+    /// digits, sorted (so that a game's record is the same every time).
+    pub fn digests(&self) -> BTreeMap<Spot, Vec<String>> {
+        self.seen
+            .iter()
+            .map(|(&spot, keys)| {
+                let mut d: Vec<String> = keys.iter().map(|k| format!("{k:016x}")).collect();
+                d.sort();
+                (spot, d)
+            })
+            .collect()
     }
 }
 
