@@ -1,7 +1,8 @@
 //! `seams merge`: joins the JSON reports of a run split with `--shard K/N`
 //! into the report one run would have made. This module reads the files
 //! and tells report kinds apart by their `"report"` field; each kind's own
-//! module merges and writes (`fuzz::merge` for `seams fuzz`).
+//! module merges and writes (`fuzz::merge` for `seams fuzz`,
+//! `rules::merge_perft` for `seams perft`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,9 +12,10 @@ use clap::ValueEnum as _;
 use seams::files::{self, MAX_REPORT_BYTES};
 
 use super::Rulebook;
+use super::rules::PerftFormat;
 
 /// The report kinds `seams merge` joins, by their `"report"` field.
-const KINDS: [&str; 1] = ["fuzz"];
+const KINDS: [&str; 2] = ["fuzz", "perft"];
 
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
 pub enum MergeFormat {
@@ -68,6 +70,17 @@ pub fn merge(book: &Rulebook, a: MergeArgs) -> Result<ExitCode> {
         .unwrap_or_default();
     match kind.as_str() {
         "fuzz" => super::fuzz::merge(book, reports, &format, a.out.as_deref()),
+        "perft" => {
+            let format = match a.format {
+                MergeFormat::Text => PerftFormat::Text,
+                MergeFormat::Json => PerftFormat::Json,
+                MergeFormat::Markdown => PerftFormat::Markdown,
+                MergeFormat::Html | MergeFormat::Junit => bail!(
+                    "there is no {format} perft report: merge perft shards as text, json or markdown"
+                ),
+            };
+            super::rules::merge_perft(&reports, format, a.out.as_deref())
+        }
         other => bail!("seams merge does not join {other} reports"),
     }
 }

@@ -243,14 +243,18 @@ pub enum Command {
     /// given once, from the same version of seams, engine and options.
     /// Fuzz reports: the run's findings, counts and exit status, cut at
     /// the first finding one run would have stopped at (see seams fuzz
-    /// --help); formats text, json, markdown and html.
+    /// --help); formats text, json, markdown and html. Perft reports
+    /// (seams perft --shard K/N --json): the whole count and its full
+    /// divide; formats text (the divide, then the count), json and
+    /// markdown.
     ///
     /// Exit status: as the merged command's (seams fuzz: 0 when no
-    /// disagreement is found, 1 when one is), 2 when the reports cannot
-    /// be merged.
+    /// disagreement is found, 1 when one is; perft: 0), 2 when the
+    /// reports cannot be merged.
     ///
     /// Example:
     ///   seams merge shard-1.json shard-2.json shard-3.json --format markdown --out fuzz.md
+    ///   seams merge perft-*.json --format json
     #[command(verbatim_doc_comment)]
     Merge(merge::MergeArgs),
     /// Play, analyse and edit positions of every variant in the browser.
