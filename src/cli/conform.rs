@@ -13,6 +13,7 @@ use seams::conformance::run::{EngineChoice, Finished, Progress, Run, RunError};
 use seams::conformance::runner::{CaseResult, Selection};
 use seams::conformance::version::Version;
 use seams::files::write_atomically;
+use seams::shard::Shard;
 
 use super::Rulebook;
 use super::limits::{LimitArgs, run_deadline};
@@ -86,10 +87,26 @@ pub struct ConformArgs {
     /// report, in the text report.
     #[arg(long)]
     verbose: bool,
+    /// Run only part K of N of the selected cases (1/1, the whole run, by
+    /// default), for a run split across CI jobs: a case belongs to the
+    /// part a hash of its id names, the same on every machine. Each part
+    /// is a complete run with its own report and exit status; `seams
+    /// merge` joins the JSON reports of all N parts into the report one
+    /// run would give. Not with --baseline: an expectations file written
+    /// from part of a run would list only that part's failures.
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    shard: Shard,
 }
 
 /// `seams conform`.
 pub fn conform(book: &Rulebook, a: ConformArgs) -> Result<ExitCode> {
+    if a.baseline.is_some() && !a.shard.is_whole() {
+        bail!(
+            "--baseline with --shard {}: an expectations file lists the failures of a whole \
+             run, and a shard is part of one; write the baseline from a run without --shard",
+            a.shard
+        );
+    }
     for path in a.out.iter().chain(&a.baseline) {
         // Refuse an output path that cannot be written before the run,
         // not after minutes of cases.
@@ -118,7 +135,7 @@ pub fn conform(book: &Rulebook, a: ConformArgs) -> Result<ExitCode> {
             limits: a.limits.limits(a.timeout_ms)?,
         },
     };
-    let mut bar = Bar(None);
+    let mut bar = Bar(None, a.shard);
     let finished = run.execute(engine, &mut bar);
     if let Some(bar) = bar.0 {
         bar.finish_and_clear();
@@ -152,15 +169,21 @@ fn selection(a: &ConformArgs) -> Result<Selection> {
         variant: a.variant.clone(),
         rules,
         case: a.case.clone(),
+        shard: a.shard,
     })
 }
 
-/// A progress bar on a terminal, made once the cases are selected.
-struct Bar(Option<indicatif::ProgressBar>);
+/// A progress bar on a terminal, made once the cases are selected, that
+/// names the shard when the run is one.
+struct Bar(Option<indicatif::ProgressBar>, Shard);
 
 impl Progress for Bar {
     fn planned(&mut self, cases: usize) {
-        self.0 = super::out::progress(cases);
+        self.0 = if self.1.is_whole() {
+            super::out::progress(cases)
+        } else {
+            super::out::progress_labelled(cases, &format!("shard {}", self.1))
+        };
     }
     fn done(&mut self, result: &CaseResult) {
         if let Some(bar) = &self.0 {

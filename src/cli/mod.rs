@@ -150,6 +150,11 @@ pub enum Command {
     /// a changed failure kind or a listed case that now passes, 2 on a usage
     /// or input error.
     ///
+    /// --shard K/N runs part K of N of the selected cases, for a run split
+    /// across CI jobs; each part exits as a run of its own would, and
+    /// `seams merge` joins the parts' JSON reports into the report and exit
+    /// status of one whole run.
+    ///
     /// Examples:
     ///   seams conform
     ///   seams conform --case 'geometry/klein-*' --format markdown
@@ -158,6 +163,7 @@ pub enum Command {
     ///   seams conform --engine "./my-engine" --baseline known.json
     ///   seams conform --engine "seams engine --mutant knight-lls"
     ///   seams conform --engine "./my-engine" --format html --out report.html
+    ///   seams conform --engine "./my-engine" --shard 2/4 --format json --out part-2.json
     #[command(verbatim_doc_comment)]
     Conform(conform::ConformArgs),
     /// Serve the reference engine over the engine protocol on stdio.

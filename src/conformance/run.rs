@@ -25,6 +25,7 @@ use super::report::Report;
 use super::runner::{self, CaseResult, Outcome, Selection};
 use crate::names::Known;
 use crate::registry;
+use crate::shard::Shard;
 use crate::spec::Library;
 use crate::variant::Variant;
 
@@ -133,7 +134,7 @@ impl<'v> Run<'v> {
         let mut engine = self.start(engine)?;
         let hello = engine.hello().clone();
         let plan = self.plan(&hello);
-        if plan.cases.is_empty() && plan.not_applicable == 0 {
+        if plan.cases.is_empty() && plan.not_applicable == 0 && self.selects_nothing(&hello) {
             return Err(RunError::NothingSelected);
         }
         progress.planned(plan.cases.len());
@@ -171,6 +172,18 @@ impl<'v> Run<'v> {
             cases,
             not_applicable,
         }
+    }
+
+    /// Whether the selection keeps no case in any shard: an empty shard of
+    /// a selection that keeps cases is a run like any other (a split into
+    /// more parts than cases leaves some empty), not a mistyped filter.
+    fn selects_nothing(&self, hello: &Hello) -> bool {
+        let whole = Selection {
+            shard: Shard::WHOLE,
+            ..self.selection.clone()
+        };
+        let (cases, not_applicable) = runner::select(&self.corpus, &whole, hello);
+        cases.is_empty() && not_applicable == 0
     }
 
     /// One case asked of `engine`, and its verdict against the run's
