@@ -21,7 +21,7 @@ use super::expectations::{self, Expectations, Verdict};
 use super::html::{self, Figure};
 use super::protocol::Hello;
 use super::reference::Reference;
-use super::report::Report;
+use super::report::{Report, RunFacts};
 use super::runner::{self, CaseResult, Outcome, Selection};
 use crate::names::Known;
 use crate::registry;
@@ -72,6 +72,8 @@ pub struct Finished<'r> {
     /// One per result when the run has expectations.
     pub verdicts: Option<Vec<Verdict>>,
     pub not_applicable: usize,
+    /// The run as its report states it.
+    pub facts: RunFacts,
 }
 
 /// What a caller sees of a run while it goes (a progress bar).
@@ -131,6 +133,7 @@ impl<'v> Run<'v> {
         'v: 'a,
     {
         self.check_variant()?;
+        let started = Instant::now();
         let mut engine = self.start(engine)?;
         let hello = engine.hello().clone();
         let plan = self.plan(&hello);
@@ -147,6 +150,7 @@ impl<'v> Run<'v> {
         );
         // The engine stops before the report is written.
         drop(engine);
+        let wall_seconds = started.elapsed().as_secs_f64();
         let verdicts = self
             .expectations
             .as_ref()
@@ -157,7 +161,25 @@ impl<'v> Run<'v> {
             results,
             verdicts,
             not_applicable: plan.not_applicable,
+            facts: self.facts(wall_seconds),
         })
+    }
+
+    /// The run as a report states it, having taken `wall_seconds`.
+    pub fn facts(&self, wall_seconds: f64) -> RunFacts {
+        RunFacts {
+            seams: env!("CARGO_PKG_VERSION").to_string(),
+            shard: self.selection.shard,
+            // Milliseconds are all a report needs, and fewer digits read
+            // better.
+            wall_seconds: (wall_seconds * 1000.0).round() / 1000.0,
+            merged_from: None,
+            wall_seconds_max: None,
+            corpus_digest: self.corpus.digest(),
+            corpus_cases: self.corpus.cases.len(),
+            selection: self.selection.facts(),
+            expectations_digest: self.expectations.as_ref().map(Expectations::digest),
+        }
     }
 
     /// Starts the engine of this run.
@@ -231,6 +253,7 @@ impl Finished<'_> {
             results: &self.results,
             verdicts: self.verdicts.as_deref(),
             not_applicable: self.not_applicable,
+            run: Some(&self.facts),
         }
     }
 

@@ -30,7 +30,7 @@ mod geometry;
 mod select;
 
 use geometry::{geometry_answer, judge_geometry};
-pub use select::{Selection, glob_match, select};
+pub use select::{Selection, SelectionFacts, glob_match, select};
 
 /// The result of checking one case.
 #[derive(Clone, Debug, PartialEq, Eq)]

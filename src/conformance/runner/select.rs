@@ -2,6 +2,8 @@
 //! id filters, and the cases whose `rules` range leaves out the engine's
 //! version.
 
+use serde::{Deserialize, Serialize};
+
 use crate::conformance::case::{Case, Subject, Tier};
 use crate::conformance::corpus::Corpus;
 use crate::conformance::protocol::Hello;
@@ -26,7 +28,31 @@ pub struct Selection {
     pub shard: Shard,
 }
 
+/// A selection as a report states it: every filter but the shard, which
+/// a report states on its own. Parts of one split run have equal ones.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelectionFacts {
+    /// `quick` or `full`.
+    pub tier: Tier,
+    pub variant: Option<String>,
+    /// The `--rules` version, as written.
+    pub rules: Option<String>,
+    pub case: Option<String>,
+}
+
 impl Selection {
+    /// The filters of this selection, as a report states them.
+    pub fn facts(&self) -> SelectionFacts {
+        SelectionFacts {
+            // No tier and the full tier select alike.
+            tier: self.tier.unwrap_or(Tier::Full),
+            variant: self.variant.clone(),
+            rules: self.rules.as_ref().map(Version::to_string),
+            case: self.case.clone(),
+        }
+    }
+
     /// Whether the shard, the id filter, the tier and the variant keep
     /// `case`: everything but the rules range, which needs the engine's
     /// hello. The shard comes first, so that the cases a rules range
