@@ -23,6 +23,11 @@ pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 /// hundred bytes.
 pub const MAX_POSITION_FILE_BYTES: u64 = 1 << 20;
 
+/// The largest report `seams merge` reads: the JSON report of a whole
+/// run of the shipped corpus is about 300 KB, a few times that when every
+/// case fails with its answers written out.
+pub const MAX_REPORT_BYTES: u64 = 256 << 20;
+
 /// Why a file could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FileError {

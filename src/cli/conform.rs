@@ -2,7 +2,7 @@
 //! reports. The run itself is `conformance::run::Run`; this module reads
 //! the options, shows progress and writes the report.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -14,6 +14,7 @@ use seams::conformance::runner::{CaseResult, Selection};
 use seams::conformance::version::Version;
 use seams::files::write_atomically;
 use seams::shard::Shard;
+use seams::variant::Variant;
 
 use super::Rulebook;
 use super::limits::{LimitArgs, run_deadline};
@@ -147,7 +148,13 @@ pub fn conform(book: &Rulebook, a: ConformArgs) -> Result<ExitCode> {
     if let Some(path) = &a.baseline {
         write_baseline(path, finished.baseline(run.expectations.as_ref()))?;
     }
-    write_report(&a, &finished, &run)?;
+    write_report(
+        a.format,
+        a.verbose,
+        a.out.as_deref(),
+        &finished,
+        &run.reference,
+    )?;
     Ok(if a.baseline.is_some() || finished.mismatches() == 0 {
         ExitCode::SUCCESS
     } else {
@@ -217,12 +224,19 @@ fn write_baseline(path: &std::path::Path, file: Expectations) -> Result<()> {
     Ok(())
 }
 
-/// Writes the report in the chosen format to stdout or `--out`; the HTML
-/// page draws each failing position.
-fn write_report(a: &ConformArgs, finished: &Finished, run: &Run) -> Result<()> {
+/// Writes the report in `format` to stdout or `out`; the HTML page draws
+/// each failing position with the `reference` variants. `seams merge`
+/// writes its merged run through here too.
+pub(super) fn write_report(
+    format: Format,
+    verbose: bool,
+    out: Option<&Path>,
+    finished: &Finished,
+    reference: &[&dyn Variant],
+) -> Result<()> {
     let report = finished.report();
-    let text = match a.format {
-        Format::Text => report.text(a.verbose),
+    let text = match format {
+        Format::Text => report.text(verbose),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&report.json())?;
             s.push('\n');
@@ -230,7 +244,7 @@ fn write_report(a: &ConformArgs, finished: &Finished, run: &Run) -> Result<()> {
         }
         Format::Junit => report.junit().context("writing the JUnit report")?,
         Format::Markdown => report.markdown(),
-        Format::Html => report.html(&finished.figures(&run.reference)),
+        Format::Html => report.html(&finished.figures(reference)),
     };
-    super::write_out(a.out.as_deref(), &text)
+    super::write_out(out, &text)
 }

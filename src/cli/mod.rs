@@ -19,6 +19,7 @@ mod engine;
 mod fuzz;
 mod geometry;
 mod limits;
+mod merge;
 mod play;
 mod position;
 mod record;
@@ -166,6 +167,29 @@ pub enum Command {
     ///   seams conform --engine "./my-engine" --shard 2/4 --format json --out part-2.json
     #[command(verbatim_doc_comment)]
     Conform(conform::ConformArgs),
+    /// Join the JSON reports of the parts of a split run into one report.
+    ///
+    /// A run split across CI jobs with `seams conform --shard K/N --format
+    /// json` gives one report per part; merge reads every part's report and
+    /// writes the report the whole run would have given, in any format,
+    /// with its exit status. The parts must be every shard of one split
+    /// exactly once, of one run: the same seams, corpus (--corpus, as the
+    /// parts were given it), engine, selection and expectations file.
+    /// Otherwise merge refuses, naming the files and what differs, and
+    /// writes nothing.
+    ///
+    /// Exit status: 0 when the whole run passes (as `seams conform` would
+    /// exit), 1 when it has a mismatch, 2 when the reports cannot be read
+    /// or merged.
+    ///
+    /// Examples:
+    ///   seams conform --shard 1/2 --format json --out part-1.json
+    ///   seams conform --shard 2/2 --format json --out part-2.json
+    ///   seams merge part-1.json part-2.json
+    ///   seams merge part-*.json --format junit --out conform.xml
+    ///   seams merge --corpus my-cases/ part-*.json --format html --out report.html
+    #[command(verbatim_doc_comment)]
+    Merge(merge::MergeArgs),
     /// Serve the reference engine over the engine protocol on stdio.
     ///
     /// JSON lines on stdin and stdout; see conformance/PROTOCOL.md.
@@ -270,6 +294,7 @@ pub fn run(spec: Option<PathBuf>, command: Command) -> Result<ExitCode> {
         Command::Record { command } => record::run(&book, command),
         Command::Spec { command } => spec::run(&book, command),
         Command::Conform(a) => conform::conform(&book, a),
+        Command::Merge(a) => merge::merge(&book, a),
         Command::Engine(a) => engine::engine(&book, a),
         Command::Mutants => engine::list_mutants(),
         Command::Corpus { command } => corpus::run(command),
