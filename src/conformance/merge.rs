@@ -319,17 +319,17 @@ struct Found<'r> {
 }
 
 /// Every case of every report by id, each checked: in one report only,
-/// in the corpus, in the right shard, from the same file.
+/// then in the corpus, in its report's shard, from the same file. Overlap
+/// is looked for first, so that a case in two reports is named as such
+/// whichever report it does not belong to.
 fn collect<'r>(
     reports: &'r [Conform],
     corpus: &Corpus,
 ) -> Result<HashMap<String, Found<'r>>, MergeError> {
-    let files: HashMap<&str, &str> = corpus
-        .cases
-        .iter()
-        .map(|(file, c)| (c.id.as_str(), file.as_str()))
-        .collect();
     let mut found: HashMap<String, Found<'r>> = HashMap::new();
+    // The ids in the reports' order, so that the same reports are always
+    // refused for the same case.
+    let mut order: Vec<String> = Vec::new();
     for report in reports {
         for (index, value) in report.body.cases.iter().enumerate() {
             let case = read_case(report, index, value)?;
@@ -340,7 +340,7 @@ fn collect<'r>(
                     other: report.name.clone(),
                 });
             }
-            check_place(report, &case, &files)?;
+            order.push(case.id.clone());
             found.insert(
                 case.id.clone(),
                 Found {
@@ -350,6 +350,15 @@ fn collect<'r>(
                 },
             );
         }
+    }
+    let files: HashMap<&str, &str> = corpus
+        .cases
+        .iter()
+        .map(|(file, c)| (c.id.as_str(), file.as_str()))
+        .collect();
+    for id in &order {
+        let f = &found[id];
+        check_place(f.report, &f.case, &files)?;
     }
     Ok(found)
 }
