@@ -466,3 +466,23 @@ fn merge_refuses_what_is_no_conform_report() {
     let r = seams(&["merge"]);
     assert_eq!(r.code, 2);
 }
+
+#[test]
+fn the_help_teaches_sharding_and_merging() {
+    let r = seams(&["merge", "--help"]);
+    assert_eq!(r.code, 0);
+    for shown in [
+        "seams merge part-1.json part-2.json",
+        "Exit status: 0 when the whole run passes",
+        "--corpus <DIR>",
+    ] {
+        assert!(r.stdout.contains(shown), "{shown}: {}", r.stdout);
+    }
+    let r = seams(&["conform", "--help"]);
+    assert!(
+        r.stdout.contains("--shard 2/4 --format json"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("Not with --baseline"), "{}", r.stdout);
+}
