@@ -28,6 +28,9 @@ use super::runner::{CaseResult, Outcome, OutcomeKind, Selection};
 use crate::quote::{bounded, excerpt};
 use crate::shard::{Shard, ShardSetError, check_whole, part_of};
 
+/// The longest wall time a report may state: about 31 years.
+const MAX_WALL_SECONDS: f64 = 1e9;
+
 /// One report file read as JSON, with the kind its `report` field names
 /// (`conform`, …), before it is read as a report of that kind.
 #[derive(Clone, Debug)]
@@ -83,7 +86,10 @@ pub enum MergeError {
         given: String,
         given_cases: usize,
     },
-    #[error("case '{}' is in two reports: {first} and {other}", excerpt(.id))]
+    #[error(
+        "case '{}' is in {first} and again in {other}: a case belongs to one shard",
+        excerpt(.id)
+    )]
     Overlap {
         id: String,
         first: String,
@@ -193,11 +199,18 @@ impl Conform {
             message: e.to_string(),
         };
         let facts = RunFacts::deserialize(&part.json).map_err(field)?;
-        if facts.wall_seconds < 0.0 || !facts.wall_seconds.is_finite() {
-            return Err(MergeError::Field {
-                file: part.name.clone(),
-                message: format!("wall_seconds is {}, not a time", facts.wall_seconds),
-            });
+        for time in [Some(facts.wall_seconds), facts.wall_seconds_max]
+            .into_iter()
+            .flatten()
+        {
+            // A sum of such times stays finite, so the merged report
+            // writes a number that reads back.
+            if !(0.0..=MAX_WALL_SECONDS).contains(&time) {
+                return Err(MergeError::Field {
+                    file: part.name.clone(),
+                    message: format!("a wall time of {time} s is not one a run takes"),
+                });
+            }
         }
         let body = Body::deserialize(&part.json).map_err(field)?;
         Ok(Conform {

@@ -378,7 +378,12 @@ fn merge_refuses_parts_that_are_not_one_whole_split() {
     let overlap = f.edited(&a1, "overlap.json", |v| {
         v["cases"].as_array_mut().unwrap().push(theirs);
     });
-    f.refused(&[&overlap, &a2], "is in two reports");
+    f.refused(&[&overlap, &a2], "and again in");
+    let first = read_json(Path::new(&a1))["cases"][0].clone();
+    let twice = f.edited(&a1, "twice.json", |v| {
+        v["cases"].as_array_mut().unwrap().push(first);
+    });
+    f.refused(&[&twice, &a2], "twice.json and again in");
     let swapped1 = f.edited(&a1, "swapped1.json", |v| v["shard"]["index"] = json!(2));
     let swapped2 = f.edited(&a2, "swapped2.json", |v| v["shard"]["index"] = json!(1));
     f.refused(&[&swapped1, &swapped2], "which is shard 1's");
