@@ -22,7 +22,9 @@ pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 /// The largest position file (`--position FILE`): a position text is a few
 /// hundred bytes.
 pub const MAX_POSITION_FILE_BYTES: u64 = 1 << 20;
-/// The largest shard report `seams merge` reads: a fuzz shard's JSON
+/// The largest report `seams merge` reads: the JSON report of a whole
+/// conform run of the shipped corpus is about 300 KB, a few times that
+/// when every case fails with its answers written out; a fuzz shard's
 /// lists every game it played, a few hundred bytes each.
 pub const MAX_REPORT_BYTES: u64 = 256 << 20;
 

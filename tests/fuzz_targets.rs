@@ -34,6 +34,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use seams::conformance::engine::{AskError, Embedded, Engine};
 use seams::conformance::protocol::{Command, Hello, Request};
 use seams::conformance::reference::Reference;
+use seams::conformance::run::{EngineChoice, Run};
 use seams::conformance::{Check, Corpus};
 use seams::fuzz_targets::{TARGETS, Target};
 use seams::variant::Variant;
@@ -550,6 +551,28 @@ fn dictionary(name: &str) -> Vec<Vec<u8>> {
             "-I",
             ".",
             "\n- ",
+        ],
+        "merge_report" => &[
+            "\"report\"",
+            "\"conform\"",
+            "\"shard\"",
+            "{\"index\":1,\"count\":1}",
+            "\"wall_seconds\"",
+            "\"merged_from\"",
+            "\"wall_seconds_max\"",
+            "\"corpus_digest\"",
+            "\"selection\"",
+            "\"expectations_digest\"",
+            "\"outcome\"",
+            "\"verdict\"",
+            "\"new-failure\"",
+            "\"expected_text\"",
+            "\"message\"",
+            "\"fail\"",
+            "\"crash\"",
+            "1e400",
+            "-1",
+            "null",
         ],
         "cases" | "expectations" | "request" | "reply" => &[
             "\"id\"",
@@ -1190,8 +1213,62 @@ fn seeds(name: &str) -> Vec<Vec<u8>> {
             }
             out
         }
+        "merge_report" => merge_reports(),
         other => panic!("no seeds for the target '{other}'"),
     }
+}
+
+/// Conform reports of the reference in process on a few small selections
+/// of the built-in corpus, as `seams merge` reads them: each as written,
+/// with every other outcome kind edited into its first case, and judged
+/// against expectations.
+fn merge_reports() -> Vec<Vec<u8>> {
+    let globs = [
+        "geometry/klein-9x18/corner*",
+        "kyoto/drop/pawn-face*",
+        "board-file",
+        "chess/flat/castl",
+    ];
+    let outcomes = [
+        serde_json::json!({"outcome": "fail", "detail": "actions differ", "expected_text": "[\"a1-a2\"]",
+            "actual_text": "[]", "missing": ["a1-a2"], "extra": []}),
+        serde_json::json!({"outcome": "unsupported", "message": "no castling"}),
+        serde_json::json!({"outcome": "engine-error", "message": "unknown variant"}),
+        serde_json::json!({"outcome": "timeout", "message": "no reply in 30 s"}),
+        serde_json::json!({"outcome": "not-run", "message": "not run: engine dead"}),
+    ];
+    let mut out = Vec::new();
+    for glob in globs {
+        let mut run = Run::builtin(Corpus::builtin().expect("the built-in corpus loads"));
+        run.selection.case = Some(glob.into());
+        let finished = run
+            .execute(
+                // Built here, not `Reference::builtin()`, so that it borrows
+                // no longer than the run.
+                EngineChoice::Reference(Reference::new(
+                    seams::spec::Library::builtin(),
+                    run.reference.clone(),
+                )),
+                &mut (),
+            )
+            .expect("the reference runs");
+        let report = finished.report().json();
+        out.push(serde_json::to_vec_pretty(&report).expect("serializes"));
+        for outcome in &outcomes {
+            let mut edited = report.clone();
+            for (k, v) in outcome.as_object().expect("an object") {
+                edited["cases"][0][k] = v.clone();
+            }
+            out.push(serde_json::to_vec_pretty(&edited).expect("serializes"));
+        }
+        let mut judged = report.clone();
+        judged["expectations_digest"] = Value::from("0123456789abcdef");
+        for case in judged["cases"].as_array_mut().expect("cases") {
+            case["verdict"] = Value::from("expected");
+        }
+        out.push(serde_json::to_vec_pretty(&judged).expect("serializes"));
+    }
+    out
 }
 
 /// Every request the runner sends for the corpus (recorded, not answered),

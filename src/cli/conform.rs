@@ -2,7 +2,7 @@
 //! reports. The run itself is `conformance::run::Run`; this module reads
 //! the options, shows progress and writes the report.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -13,6 +13,8 @@ use seams::conformance::run::{EngineChoice, Finished, Progress, Run, RunError};
 use seams::conformance::runner::{CaseResult, Selection};
 use seams::conformance::version::Version;
 use seams::files::write_atomically;
+use seams::shard::Shard;
+use seams::variant::Variant;
 
 use super::Rulebook;
 use super::limits::{LimitArgs, run_deadline};
@@ -86,10 +88,26 @@ pub struct ConformArgs {
     /// report, in the text report.
     #[arg(long)]
     verbose: bool,
+    /// Run only part K of N of the selected cases (1/1, the whole run, by
+    /// default), for a run split across CI jobs: a case belongs to the
+    /// part a hash of its id names, the same on every machine. Each part
+    /// is a complete run with its own report and exit status; `seams
+    /// merge` joins the JSON reports of all N parts into the report one
+    /// run would give. Not with --baseline: an expectations file written
+    /// from part of a run would list only that part's failures.
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    shard: Shard,
 }
 
 /// `seams conform`.
 pub fn conform(book: &Rulebook, a: ConformArgs) -> Result<ExitCode> {
+    if a.baseline.is_some() && !a.shard.is_whole() {
+        bail!(
+            "--baseline with --shard {}: an expectations file lists the failures of a whole \
+             run, and a shard is part of one; write the baseline from a run without --shard",
+            a.shard
+        );
+    }
     for path in a.out.iter().chain(&a.baseline) {
         // Refuse an output path that cannot be written before the run,
         // not after minutes of cases.
@@ -118,7 +136,7 @@ pub fn conform(book: &Rulebook, a: ConformArgs) -> Result<ExitCode> {
             limits: a.limits.limits(a.timeout_ms)?,
         },
     };
-    let mut bar = Bar(None);
+    let mut bar = Bar(None, a.shard);
     let finished = run.execute(engine, &mut bar);
     if let Some(bar) = bar.0 {
         bar.finish_and_clear();
@@ -130,7 +148,13 @@ pub fn conform(book: &Rulebook, a: ConformArgs) -> Result<ExitCode> {
     if let Some(path) = &a.baseline {
         write_baseline(path, finished.baseline(run.expectations.as_ref()))?;
     }
-    write_report(&a, &finished, &run)?;
+    write_report(
+        a.format,
+        a.verbose,
+        a.out.as_deref(),
+        &finished,
+        &run.reference,
+    )?;
     Ok(if a.baseline.is_some() || finished.mismatches() == 0 {
         ExitCode::SUCCESS
     } else {
@@ -152,15 +176,21 @@ fn selection(a: &ConformArgs) -> Result<Selection> {
         variant: a.variant.clone(),
         rules,
         case: a.case.clone(),
+        shard: a.shard,
     })
 }
 
-/// A progress bar on a terminal, made once the cases are selected.
-struct Bar(Option<indicatif::ProgressBar>);
+/// A progress bar on a terminal, made once the cases are selected, that
+/// names the shard when the run is one.
+struct Bar(Option<indicatif::ProgressBar>, Shard);
 
 impl Progress for Bar {
     fn planned(&mut self, cases: usize) {
-        self.0 = super::out::progress(cases);
+        self.0 = if self.1.is_whole() {
+            super::out::progress(cases)
+        } else {
+            super::out::progress_labelled(cases, &format!("shard {}", self.1))
+        };
     }
     fn done(&mut self, result: &CaseResult) {
         if let Some(bar) = &self.0 {
@@ -194,12 +224,19 @@ fn write_baseline(path: &std::path::Path, file: Expectations) -> Result<()> {
     Ok(())
 }
 
-/// Writes the report in the chosen format to stdout or `--out`; the HTML
-/// page draws each failing position.
-fn write_report(a: &ConformArgs, finished: &Finished, run: &Run) -> Result<()> {
+/// Writes the report in `format` to stdout or `out`; the HTML page draws
+/// each failing position with the `reference` variants. `seams merge`
+/// writes its merged run through here too.
+pub(super) fn write_report(
+    format: Format,
+    verbose: bool,
+    out: Option<&Path>,
+    finished: &Finished,
+    reference: &[&dyn Variant],
+) -> Result<()> {
     let report = finished.report();
-    let text = match a.format {
-        Format::Text => report.text(a.verbose),
+    let text = match format {
+        Format::Text => report.text(verbose),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&report.json())?;
             s.push('\n');
@@ -207,7 +244,7 @@ fn write_report(a: &ConformArgs, finished: &Finished, run: &Run) -> Result<()> {
         }
         Format::Junit => report.junit().context("writing the JUnit report")?,
         Format::Markdown => report.markdown(),
-        Format::Html => report.html(&finished.figures(&run.reference)),
+        Format::Html => report.html(&finished.figures(reference)),
     };
-    super::write_out(a.out.as_deref(), &text)
+    super::write_out(out, &text)
 }

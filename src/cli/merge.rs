@@ -1,118 +1,125 @@
-//! `seams merge`: joins the JSON reports of a run split with `--shard K/N`
-//! into the report one run would have made. This module reads the files
-//! and tells report kinds apart by their `"report"` field; each kind's own
-//! module merges and writes (`fuzz::merge` for `seams fuzz`,
-//! `rules::merge_perft` for `seams perft`).
+//! `seams merge`: the JSON reports of the parts of a split run joined into
+//! the report one run would give. Each file is read once, as JSON, and the
+//! kind its `report` field names picks the merge; the library does the
+//! rest (`conformance::merge` for `conform`, `conformance::fuzz::merge`
+//! for `fuzz`, `variant::perft_report` for `perft`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Result, anyhow, bail};
-use clap::ValueEnum as _;
-use seams::files::{self, MAX_REPORT_BYTES};
+use anyhow::{Context, Result, bail};
+use seams::conformance::merge::{self, Part};
+use seams::conformance::report;
+use seams::files::{MAX_REPORT_BYTES, read_text};
+use seams::variant::perft_report;
 
 use super::Rulebook;
+use super::conform::{Format, write_report};
 use super::rules::PerftFormat;
-
-/// The report kinds `seams merge` joins, by their `"report"` field.
-const KINDS: [&str; 2] = ["fuzz", "perft"];
-
-#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
-pub enum MergeFormat {
-    Text,
-    Json,
-    Markdown,
-    Html,
-    /// JUnit XML, for the kinds that write it (not fuzz).
-    Junit,
-}
 
 /// The options of `seams merge`.
 #[derive(clap::Args)]
 pub struct MergeArgs {
-    /// The shards' JSON reports: every shard of one run, once each.
+    /// The JSON reports of every part of one split run, in any order.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// The merged report's format.
+    /// Report format: text, json, junit, markdown, or html, as `seams
+    /// conform` writes them.
     #[arg(long, value_enum, default_value = "text")]
-    format: MergeFormat,
-    /// Write the merged report to this file instead of printing it.
+    format: Format,
+    /// Write the merged report to this file (atomically) instead of
+    /// stdout.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// The corpus folder the parts ran (their --corpus); default: the
+    /// built-in corpus.
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Also list unsupported cases, and clause rows with nothing to
+    /// report, in the text report.
+    #[arg(long)]
+    verbose: bool,
 }
+
+/// The report kinds `seams merge` joins, as their `report` field names
+/// them; each has an arm in [`merge`].
+const KINDS: &[&str] = &[report::KIND, "fuzz", perft_report::KIND];
 
 /// `seams merge`.
 pub fn merge(book: &Rulebook, a: MergeArgs) -> Result<ExitCode> {
-    if let Some(out) = &a.out {
-        super::check_writable_parent(out)?;
+    if let Some(path) = &a.out {
+        super::check_writable_parent(path).with_context(|| format!("--out {}", path.display()))?;
     }
-    let mut reports = Vec::new();
-    let mut first: Option<(String, String)> = None;
-    for path in &a.files {
-        let name = path.display().to_string();
-        let text = files::read_text(path, MAX_REPORT_BYTES)?;
-        let kind = kind_of(&name, &text)?;
-        match &first {
-            None => first = Some((name.clone(), kind)),
-            Some((first_name, first_kind)) if *first_kind != kind => bail!(
-                "{name} is a {kind} report and {first_name} a {first_kind} report: merge the \
-                 shards of one run"
-            ),
-            Some(_) => {}
-        }
-        reports.push((name, text));
-    }
-    let (_, kind) = first.ok_or_else(|| anyhow!("no report files were given"))?;
-    let format = a
-        .format
-        .to_possible_value()
-        .map(|v| v.get_name().to_string())
-        .unwrap_or_default();
-    match kind.as_str() {
-        "fuzz" => super::fuzz::merge(book, reports, &format, a.out.as_deref()),
-        "perft" => {
+    let (parts, texts) = read_parts(&a.files)?;
+    match parts[0].kind.as_str() {
+        report::KIND => merge_conform(book, &a, &parts),
+        "fuzz" => super::fuzz::merge(book, texts, &format_name(a.format), a.out.as_deref()),
+        perft_report::KIND => {
             let format = match a.format {
-                MergeFormat::Text => PerftFormat::Text,
-                MergeFormat::Json => PerftFormat::Json,
-                MergeFormat::Markdown => PerftFormat::Markdown,
-                MergeFormat::Html | MergeFormat::Junit => bail!(
-                    "there is no {format} perft report: merge perft shards as text, json or markdown"
+                Format::Text => PerftFormat::Text,
+                Format::Json => PerftFormat::Json,
+                Format::Markdown => PerftFormat::Markdown,
+                Format::Html | Format::Junit => bail!(
+                    "there is no {} perft report: merge perft shards as text, json or markdown",
+                    format_name(a.format)
                 ),
             };
-            super::rules::merge_perft(&reports, format, a.out.as_deref())
+            super::rules::merge_perft(&texts, format, a.out.as_deref())
         }
-        other => bail!("seams merge does not join {other} reports"),
+        other => bail!(
+            "{}: the report kind '{}' is not one seams merge joins ({})",
+            parts[0].name,
+            seams::quote::excerpt(other),
+            KINDS.join(", ")
+        ),
     }
 }
 
-/// The report kind a file's `"report"` field names, if `seams merge`
-/// joins it.
-fn kind_of(name: &str, text: &str) -> Result<String> {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        report: Option<serde_json::Value>,
+/// The name `--format` takes for `format`.
+fn format_name(format: Format) -> String {
+    use clap::ValueEnum as _;
+    format
+        .to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default()
+}
+
+/// Every file read as JSON, each with its kind, and each file's name and
+/// text; all must be of one kind.
+fn read_parts(files: &[PathBuf]) -> Result<(Vec<Part>, Vec<(String, String)>)> {
+    let mut parts: Vec<Part> = Vec::new();
+    let mut texts = Vec::new();
+    for path in files {
+        let name = path.display().to_string();
+        let text = read_text(path, MAX_REPORT_BYTES)?;
+        let part = Part::parse(&name, &text)?;
+        if let Some(first) = parts.first()
+            && first.kind != part.kind
+        {
+            bail!(
+                "{} is a '{}' report but {} is a '{}' report: merge the parts of one run",
+                first.name,
+                seams::quote::excerpt(&first.kind),
+                part.name,
+                seams::quote::excerpt(&part.kind)
+            );
+        }
+        parts.push(part);
+        texts.push((name, text));
     }
-    let not_report =
-        || anyhow!("{name} is not a seams report: a JSON object with a \"report\" field");
-    let head: Head = serde_json::from_str(text).map_err(|e| match e.classify() {
-        serde_json::error::Category::Data => not_report(),
-        _ => anyhow!("{name}: not JSON: {e}"),
-    })?;
-    // serde reads a struct from an array too; a report is an object.
-    if !text.trim_start().starts_with('{') {
-        return Err(not_report());
-    }
-    let known = KINDS.join(", ");
-    match head.report {
-        None => bail!("{name} has no \"report\" field; seams merge joins the reports of: {known}"),
-        Some(serde_json::Value::String(k)) if KINDS.contains(&k.as_str()) => Ok(k),
-        Some(serde_json::Value::String(k)) => bail!(
-            "{name} is a '{}' report, which seams merge does not join; it joins: {known}",
-            seams::quote::excerpt(&k)
-        ),
-        Some(other) => bail!(
-            "{name}: its \"report\" field is {}, not a report kind; seams merge joins: {known}",
-            seams::quote::excerpt(&other.to_string())
-        ),
-    }
+    Ok((parts, texts))
+}
+
+/// The parts of a `seams conform` run merged: the report and exit status
+/// the whole run would give.
+fn merge_conform(book: &Rulebook, a: &MergeArgs, parts: &[Part]) -> Result<ExitCode> {
+    let corpus = super::spec::load_corpus(a.corpus.as_deref())?;
+    let finished = merge::merge(parts, &corpus)?;
+    let reference = book.variants()?;
+    write_report(a.format, a.verbose, a.out.as_deref(), &finished, &reference)?;
+    Ok(if finished.mismatches() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

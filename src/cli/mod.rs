@@ -151,6 +151,11 @@ pub enum Command {
     /// a changed failure kind or a listed case that now passes, 2 on a usage
     /// or input error.
     ///
+    /// --shard K/N runs part K of N of the selected cases, for a run split
+    /// across CI jobs; each part exits as a run of its own would, and
+    /// `seams merge` joins the parts' JSON reports into the report and exit
+    /// status of one whole run.
+    ///
     /// Examples:
     ///   seams conform
     ///   seams conform --case 'geometry/klein-*' --format markdown
@@ -159,8 +164,42 @@ pub enum Command {
     ///   seams conform --engine "./my-engine" --baseline known.json
     ///   seams conform --engine "seams engine --mutant knight-lls"
     ///   seams conform --engine "./my-engine" --format html --out report.html
+    ///   seams conform --engine "./my-engine" --shard 2/4 --format json --out part-2.json
     #[command(verbatim_doc_comment)]
     Conform(conform::ConformArgs),
+    /// Join the JSON reports of the parts of a split run into one report.
+    ///
+    /// A run split across CI jobs with `--shard K/N` gives one JSON report
+    /// per part; merge reads every part's report and writes the report the
+    /// whole run would have given, with its exit status. The parts must be
+    /// every shard of one split exactly once, of one run. Otherwise merge
+    /// refuses, naming the files and what differs, and writes nothing.
+    ///
+    /// - seams conform --shard K/N --format json: the same seams, corpus
+    ///   (--corpus, as the parts were given it), engine, selection and
+    ///   expectations file; formats text, json, junit, markdown, html.
+    /// - seams fuzz --shard K/N --format json: the same seams, engine and
+    ///   options; the findings and counts cut at the first finding one run
+    ///   would have stopped at (see seams fuzz --help); formats text, json,
+    ///   markdown, html.
+    /// - seams perft --shard K/N --json: the same question; the whole count
+    ///   and its full divide; formats text (the divide, then the count),
+    ///   json, markdown.
+    ///
+    /// Exit status: as the whole run's (conform: 0 when it passes, 1 on a
+    /// mismatch; fuzz: 1 when a disagreement is found; perft: 0), 2 when
+    /// the reports cannot be read or merged.
+    ///
+    /// Examples:
+    ///   seams conform --shard 1/2 --format json --out part-1.json
+    ///   seams conform --shard 2/2 --format json --out part-2.json
+    ///   seams merge part-1.json part-2.json
+    ///   seams merge part-*.json --format junit --out conform.xml
+    ///   seams merge --corpus my-cases/ part-*.json --format html --out report.html
+    ///   seams merge shard-1/fuzz-report.json shard-2/fuzz-report.json --format markdown
+    ///   seams merge perft-*.json --format json
+    #[command(verbatim_doc_comment)]
+    Merge(merge::MergeArgs),
     /// Serve the reference engine over the engine protocol on stdio.
     ///
     /// JSON lines on stdin and stdout; see conformance/PROTOCOL.md.
@@ -237,26 +276,6 @@ pub enum Command {
     ///   seams fuzz --engine "./my-engine" --games 2000 --shard 3/8 --format json --out shard-3
     #[command(verbatim_doc_comment)]
     Fuzz(fuzz::FuzzArgs),
-    /// Join the JSON reports of a run split into shards (--shard K/N).
-    ///
-    /// Gives the report one run would have made: every shard must be
-    /// given once, from the same version of seams, engine and options.
-    /// Fuzz reports: the run's findings, counts and exit status, cut at
-    /// the first finding one run would have stopped at (see seams fuzz
-    /// --help); formats text, json, markdown and html. Perft reports
-    /// (seams perft --shard K/N --json): the whole count and its full
-    /// divide; formats text (the divide, then the count), json and
-    /// markdown.
-    ///
-    /// Exit status: as the merged command's (seams fuzz: 0 when no
-    /// disagreement is found, 1 when one is; perft: 0), 2 when the
-    /// reports cannot be merged.
-    ///
-    /// Example:
-    ///   seams merge shard-1.json shard-2.json shard-3.json --format markdown --out fuzz.md
-    ///   seams merge perft-*.json --format json
-    #[command(verbatim_doc_comment)]
-    Merge(merge::MergeArgs),
     /// Play, analyse and edit positions of every variant in the browser.
     ///
     /// Serves one page at http://127.0.0.1:PORT/ and prints its address:
@@ -298,13 +317,13 @@ pub fn run(spec: Option<PathBuf>, command: Command) -> Result<ExitCode> {
         Command::Record { command } => record::run(&book, command),
         Command::Spec { command } => spec::run(&book, command),
         Command::Conform(a) => conform::conform(&book, a),
+        Command::Merge(a) => merge::merge(&book, a),
         Command::Engine(a) => engine::engine(&book, a),
         Command::Mutants => engine::list_mutants(),
         Command::Corpus { command } => corpus::run(command),
         Command::Schema(a) => schema::run(a),
         Command::Bisect(a) => bisect::bisect(&book, a),
         Command::Fuzz(a) => fuzz::fuzz(&book, a),
-        Command::Merge(a) => merge::merge(&book, a),
         Command::Serve(a) => serve::serve(&book, a),
     }
 }

@@ -130,6 +130,17 @@ pub fn progress(len: usize) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
+/// [`progress`] with `label` before the bar, such as `shard 2/7`.
+pub fn progress_labelled(len: usize, label: &str) -> Option<indicatif::ProgressBar> {
+    let bar = progress(len)?;
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{prefix} {bar:40} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_prefix(label.to_string());
+    Some(bar)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

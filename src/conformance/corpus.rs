@@ -110,6 +110,17 @@ impl Corpus {
         Ok(corpus)
     }
 
+    /// A digest of the corpus: 64-bit FNV-1a (16 hex digits) over its
+    /// case ids, sorted, one per line. An id ends in a hash of its case,
+    /// so two corpora with the same digest ask the same questions with
+    /// the same answers; reports carry it so that `seams merge` can refuse
+    /// parts run on different corpora.
+    pub fn digest(&self) -> String {
+        let mut ids: Vec<&str> = self.cases.iter().map(|(_, c)| c.id.as_str()).collect();
+        ids.sort_unstable();
+        format!("{:016x}", id::fnv1a64(ids.join("\n").as_bytes()))
+    }
+
     /// Looks a case up by its full id.
     pub fn get(&self, id: &str) -> Option<&Case> {
         self.cases.iter().map(|(_, c)| c).find(|c| c.id == id)

@@ -18,6 +18,7 @@ pub mod fuzz;
 pub mod html;
 pub mod id;
 pub mod kit;
+pub mod merge;
 pub mod protocol;
 pub mod reference;
 pub mod report;

@@ -4,17 +4,26 @@
 //! Every format carries the same facts: each case's outcome (with expected
 //! and actual answers for failures), the verdict against the expectations
 //! file when one was given, and summaries per board or variant and per
-//! clause, so a broken rule shows up as the clauses it breaks.
+//! clause, so a broken rule shows up as the clauses it breaks. A report of
+//! a run also states the run ([`RunFacts`]): which part of a split run it
+//! is, its wall time, and what `seams merge` compares to refuse parts of
+//! different runs.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::expectations::Verdict;
 use super::protocol::Hello;
-use super::runner::{BOARD_FILES, CaseResult, Outcome, OutcomeKind};
+use super::runner::{BOARD_FILES, CaseResult, Outcome, OutcomeKind, SelectionFacts};
+use crate::shard::Shard;
 use crate::spec::clause_order;
+
+/// The `report` field of a conformance report's JSON: which command's
+/// report it is, for `seams merge`.
+pub const KIND: &str = "conform";
 
 /// Everything a report is made from.
 pub struct Report<'a> {
@@ -24,6 +33,63 @@ pub struct Report<'a> {
     pub verdicts: Option<&'a [Verdict]>,
     /// Cases left out because their `rules` range excludes the version.
     pub not_applicable: usize,
+    /// The run behind the results; `None` for results gathered without
+    /// one (a test's own loop), whose report then states no run.
+    pub run: Option<&'a RunFacts>,
+}
+
+/// What a report states of the run behind its results: the part of a
+/// split run it is and how long it took, and what `seams merge` compares
+/// to refuse parts of different runs (the version of seams, the corpus,
+/// the selection and the expectations; the engine is in the report too).
+/// The JSON report carries these fields at its top level.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunFacts {
+    /// The version of seams that ran the cases.
+    pub seams: String,
+    /// Which part of a split run this is; `1/1` for a whole run and for
+    /// parts merged into one.
+    pub shard: Shard,
+    /// Seconds of wall-clock time from the engine's start to its last
+    /// reply; for merged parts, their sum.
+    pub wall_seconds: f64,
+    /// For merged parts: how many shard reports were merged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged_from: Option<u32>,
+    /// For merged parts: the longest part's wall time, the run's time
+    /// when the parts ran side by side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_seconds_max: Option<f64>,
+    /// The corpus's digest (`Corpus::digest`), over every case id.
+    pub corpus_digest: String,
+    /// How many cases the corpus holds, selected or not.
+    pub corpus_cases: usize,
+    /// The filters that chose the cases, all but the shard.
+    pub selection: SelectionFacts,
+    /// The expectations' digest (`Expectations::digest`), when the
+    /// results were judged against a file.
+    pub expectations_digest: Option<String>,
+}
+
+impl RunFacts {
+    /// `shard 2/7: ` before the headline of a part of a split run.
+    fn headline_prefix(&self) -> String {
+        if self.shard.is_whole() {
+            String::new()
+        } else {
+            format!("shard {}: ", self.shard)
+        }
+    }
+
+    /// `; wall time 1.23 s` (with the parts' count and the longest for
+    /// merged parts) after the headline.
+    fn headline_suffix(&self) -> String {
+        let mut s = format!("; wall time {:.2} s", self.wall_seconds);
+        if let (Some(n), Some(max)) = (self.merged_from, self.wall_seconds_max) {
+            let _ = write!(s, " over {n} shard(s), the longest {max:.2} s");
+        }
+        s
+    }
 }
 
 /// Counts of outcomes in one group.
@@ -154,7 +220,8 @@ impl Report<'_> {
     pub(super) fn headline(&self) -> String {
         let t = self.total();
         let mut s = format!(
-            "{} cases: {} passed, {} failed, {} unsupported, {} errors",
+            "{}{} cases: {} passed, {} failed, {} unsupported, {} errors",
+            self.run.map(RunFacts::headline_prefix).unwrap_or_default(),
             t.total(),
             t.pass,
             t.fail,
@@ -174,6 +241,9 @@ impl Report<'_> {
                 "; {} not applicable to the rules version",
                 self.not_applicable
             );
+        }
+        if let Some(run) = self.run {
+            s.push_str(&run.headline_suffix());
         }
         s
     }
@@ -287,6 +357,11 @@ impl Report<'_> {
                         v["detail"] = json!(detail);
                         v["expected"] = serde_json::from_str(expected).unwrap_or(json!(expected));
                         v["actual"] = serde_json::from_str(actual).unwrap_or(json!(actual));
+                        // The answers as the runner wrote them, which the
+                        // values above do not keep (layout, key order):
+                        // `seams merge` rebuilds the outcome from them.
+                        v["expected_text"] = json!(expected);
+                        v["actual_text"] = json!(actual);
                         // Set differences as data, so a CI step can act on
                         // them without parsing the detail text.
                         if !missing.is_empty() || !extra.is_empty() {
@@ -309,6 +384,7 @@ impl Report<'_> {
             })
             .collect();
         let mut out = json!({
+            "report": KIND,
             "engine": {"name": self.engine.name, "version": self.engine.version},
             "summary": self.total().json(),
             "by_subject": self.by_subject().into_iter().map(|(k, t)| (k, t.json())).collect::<serde_json::Map<_, _>>(),
@@ -320,6 +396,11 @@ impl Report<'_> {
         if self.verdicts.is_some() {
             out["mismatches"] = json!(self.mismatches());
         }
+        if let (Some(run), Value::Object(map)) = (self.run, &mut out)
+            && let Ok(Value::Object(facts)) = serde_json::to_value(run)
+        {
+            map.extend(facts);
+        }
         out
     }
 
@@ -327,7 +408,19 @@ impl Report<'_> {
     /// Failures are `failure`, errors `error`, unsupported `skipped`.
     pub fn junit(&self) -> Result<String, quick_junit::SerializeError> {
         use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
-        let mut report = quick_junit::Report::new(format!("seams conform: {}", self.engine.name));
+        let shard = match self.run {
+            Some(run) if !run.shard.is_whole() => format!(" (shard {})", run.shard),
+            _ => String::new(),
+        };
+        let mut report =
+            quick_junit::Report::new(format!("seams conform: {}{shard}", self.engine.name));
+        if let Some(run) = self.run {
+            // A time no `Duration` holds (negative, huge) is left out,
+            // never a panic: merged reports come from files.
+            if let Ok(time) = std::time::Duration::try_from_secs_f64(run.wall_seconds) {
+                report.set_time(time);
+            }
+        }
         let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
         for r in self.results {
             let status = match &r.outcome {

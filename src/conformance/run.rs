@@ -21,10 +21,11 @@ use super::expectations::{self, Expectations, Verdict};
 use super::html::{self, Figure};
 use super::protocol::Hello;
 use super::reference::Reference;
-use super::report::Report;
+use super::report::{Report, RunFacts};
 use super::runner::{self, CaseResult, Outcome, Selection};
 use crate::names::Known;
 use crate::registry;
+use crate::shard::Shard;
 use crate::spec::Library;
 use crate::variant::Variant;
 
@@ -71,6 +72,8 @@ pub struct Finished<'r> {
     /// One per result when the run has expectations.
     pub verdicts: Option<Vec<Verdict>>,
     pub not_applicable: usize,
+    /// The run as its report states it.
+    pub facts: RunFacts,
 }
 
 /// What a caller sees of a run while it goes (a progress bar).
@@ -130,10 +133,11 @@ impl<'v> Run<'v> {
         'v: 'a,
     {
         self.check_variant()?;
+        let started = Instant::now();
         let mut engine = self.start(engine)?;
         let hello = engine.hello().clone();
         let plan = self.plan(&hello);
-        if plan.cases.is_empty() && plan.not_applicable == 0 {
+        if plan.cases.is_empty() && plan.not_applicable == 0 && self.selects_nothing(&hello) {
             return Err(RunError::NothingSelected);
         }
         progress.planned(plan.cases.len());
@@ -146,6 +150,7 @@ impl<'v> Run<'v> {
         );
         // The engine stops before the report is written.
         drop(engine);
+        let wall_seconds = started.elapsed().as_secs_f64();
         let verdicts = self
             .expectations
             .as_ref()
@@ -156,7 +161,25 @@ impl<'v> Run<'v> {
             results,
             verdicts,
             not_applicable: plan.not_applicable,
+            facts: self.facts(wall_seconds),
         })
+    }
+
+    /// The run as a report states it, having taken `wall_seconds`.
+    pub fn facts(&self, wall_seconds: f64) -> RunFacts {
+        RunFacts {
+            seams: env!("CARGO_PKG_VERSION").to_string(),
+            shard: self.selection.shard,
+            // Milliseconds are all a report needs, and fewer digits read
+            // better.
+            wall_seconds: (wall_seconds * 1000.0).round() / 1000.0,
+            merged_from: None,
+            wall_seconds_max: None,
+            corpus_digest: self.corpus.digest(),
+            corpus_cases: self.corpus.cases.len(),
+            selection: self.selection.facts(),
+            expectations_digest: self.expectations.as_ref().map(Expectations::digest),
+        }
     }
 
     /// Starts the engine of this run.
@@ -171,6 +194,18 @@ impl<'v> Run<'v> {
             cases,
             not_applicable,
         }
+    }
+
+    /// Whether the selection keeps no case in any shard: an empty shard of
+    /// a selection that keeps cases is a run like any other (a split into
+    /// more parts than cases leaves some empty), not a mistyped filter.
+    fn selects_nothing(&self, hello: &Hello) -> bool {
+        let whole = Selection {
+            shard: Shard::WHOLE,
+            ..self.selection.clone()
+        };
+        let (cases, not_applicable) = runner::select(&self.corpus, &whole, hello);
+        cases.is_empty() && not_applicable == 0
     }
 
     /// One case asked of `engine`, and its verdict against the run's
@@ -218,6 +253,7 @@ impl Finished<'_> {
             results: &self.results,
             verdicts: self.verdicts.as_deref(),
             not_applicable: self.not_applicable,
+            run: Some(&self.facts),
         }
     }
 

@@ -5,6 +5,7 @@
 //! comma-separated list of comparisons that must all hold.
 
 use std::cmp::Ordering;
+use std::fmt;
 
 /// A parsed rules version.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +36,14 @@ impl Version {
             })
             .find(|o| *o != Ordering::Equal)
             .unwrap_or(Ordering::Equal)
+    }
+}
+
+/// The version as it was written: `0.2` stays `0.2`, `0.2.0` stays `0.2.0`.
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self.0.iter().map(u64::to_string).collect();
+        f.write_str(&parts.join("."))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The targets of what the conformance tools read: corpus case files,
 //! expectations files, protocol requests (answered by the reference) and
-//! replies (read by the runner), and the engine's line reader
-//! [`CappedLines`].
+//! replies (read by the runner), the engine's line reader
+//! [`CappedLines`], and the conform reports `seams merge` joins.
 //!
 //! Apart because these meet the corpus and the engine protocol rather than
 //! a variant's texts: they need the built-in corpus's ids and the
@@ -16,6 +16,7 @@ use super::{bounded, fingerprint, labelled};
 use crate::conformance::Corpus;
 use crate::conformance::engine::{self, AskError, CappedLines, Line};
 use crate::conformance::expectations::Expectations;
+use crate::conformance::merge::{Part, merge};
 use crate::conformance::protocol::{Command, Request};
 use crate::conformance::reference::Reference;
 
@@ -97,6 +98,48 @@ pub fn expectations(data: &[u8]) -> u64 {
         Err(e) => {
             let message = e.to_string();
             labelled(LABEL, &message);
+            fingerprint(&["error", &message])
+        }
+    }
+}
+
+/// A conform report as `seams merge` reads it, merged alone (as the one
+/// part of its run) on the built-in corpus.
+///
+/// Asserts: an error is bounded, and names the file when it is about the
+/// file alone; a merged report, written as JSON and merged again, gives
+/// the same JSON.
+pub fn merge_report(data: &[u8]) -> u64 {
+    const LABEL: &str = "report.json";
+    let text = String::from_utf8_lossy(data);
+    let part = match Part::parse(LABEL, &text) {
+        Ok(p) => p,
+        Err(e) => {
+            let message = e.to_string();
+            labelled(LABEL, &message);
+            return fingerprint(&["unread", &message]);
+        }
+    };
+    if part.kind != crate::conformance::report::KIND {
+        return fingerprint(&["kind"]);
+    }
+    let corpus = builtin_corpus();
+    match merge(std::slice::from_ref(&part), corpus) {
+        Ok(merged) => {
+            let json = merged.report().json();
+            let again = Part::parse(LABEL, &json.to_string()).expect("a merged report is JSON");
+            let back = merge(&[again], corpus)
+                .unwrap_or_else(|e| panic!("a merged report does not merge again: {e}"));
+            assert_eq!(
+                back.report().json(),
+                json,
+                "the report changes when merged again"
+            );
+            fingerprint(&["ok", &merged.results.len().min(2).to_string()])
+        }
+        Err(e) => {
+            let message = e.to_string();
+            bounded(LABEL, &message);
             fingerprint(&["error", &message])
         }
     }
@@ -264,6 +307,11 @@ impl std::io::Read for Trickle<'_> {
 }
 
 /// The ids of the built-in corpus, for the `expectations` target.
+fn builtin_corpus() -> &'static Corpus {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    CORPUS.get_or_init(|| Corpus::builtin().expect("the built-in corpus loads"))
+}
+
 fn corpus_ids() -> &'static [String] {
     static IDS: OnceLock<Vec<String>> = OnceLock::new();
     IDS.get_or_init(|| {

@@ -10,7 +10,7 @@
 //!   most a short stretch of what it rejects;
 //! - parse → print → parse gives the same value wherever a printer exists
 //!   (position texts, action notation, records, case and expectations
-//!   files, protocol replies).
+//!   files, protocol replies, merged conform reports).
 //!
 //! Two drivers run them: `fuzz/` (cargo-fuzz, libFuzzer, nightly) and
 //! `tests/fuzz_targets.rs` (stable, in process, seeded from the corpus, the records
@@ -35,7 +35,7 @@ mod positions;
 mod spec_files;
 
 pub use corpus_protocol::{
-    REQUEST_MAX_PERFT_DEPTH, capped_lines, cases, expectations, reply, request,
+    REQUEST_MAX_PERFT_DEPTH, capped_lines, cases, expectations, merge_report, reply, request,
 };
 pub use positions::{Spot, action, case_positions, edit, position, record, spots};
 pub use spec_files::{board_file, chess_data, clauses, kyoto_data, shogi_data, tetra_data};
@@ -52,7 +52,7 @@ pub type Target = fn(&[u8]) -> u64;
 
 /// Every target by name; `fuzz/fuzz_targets/<name>.rs` and the trials of
 /// `tests/fuzz_targets.rs` are one per entry.
-pub const TARGETS: [(&str, Target); 15] = [
+pub const TARGETS: [(&str, Target); 16] = [
     ("position", position),
     ("action", action),
     ("record", record),
@@ -68,6 +68,7 @@ pub const TARGETS: [(&str, Target); 15] = [
     ("reply", reply),
     ("capped_lines", capped_lines),
     ("edit", edit),
+    ("merge_report", merge_report),
 ];
 
 fn at(position: Option<&str>) -> At<'_> {

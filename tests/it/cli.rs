@@ -12,7 +12,9 @@ fn all_passed(stdout: &str) -> bool {
         let Some((total, rest)) = l.split_once(" cases: ") else {
             return false;
         };
-        rest == format!("{total} passed, 0 failed, 0 unsupported, 0 errors")
+        // The headline ends with the run's wall time.
+        let counts = rest.split_once("; wall time ").map_or(rest, |(c, _)| c);
+        counts == format!("{total} passed, 0 failed, 0 unsupported, 0 errors")
     })
 }
 

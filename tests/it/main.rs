@@ -38,6 +38,7 @@ mod render;
 mod render_ghosts;
 mod runner;
 mod serve;
+mod shards;
 mod shogi;
 mod spec;
 mod spec_html;

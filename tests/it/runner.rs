@@ -587,6 +587,7 @@ fn reports_in_every_format() {
         results: &results,
         verdicts: None,
         not_applicable: 1,
+        run: None,
     };
     let text = report.text(false);
     assert!(text.contains("clauses broken: RACE-1"), "{text}");
@@ -816,6 +817,7 @@ fn text_report(results: &[runner::CaseResult], verbose: bool) -> Vec<String> {
         results,
         verdicts: None,
         not_applicable: 0,
+        run: None,
     };
     report.text(verbose).lines().map(String::from).collect()
 }

@@ -30,7 +30,7 @@ mod geometry;
 mod select;
 
 use geometry::{geometry_answer, judge_geometry};
-pub use select::{Selection, glob_match, select};
+pub use select::{Selection, SelectionFacts, glob_match, select};
 
 /// The result of checking one case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +99,22 @@ impl OutcomeKind {
             OutcomeKind::WrongId => "wrong-id",
             OutcomeKind::EngineError => "engine-error",
             OutcomeKind::NotRun => "not-run",
+        }
+    }
+
+    /// The engine error this kind names, for the kinds that name one
+    /// (the inverse of [`Outcome::kind`] on errors).
+    pub fn error_kind(self) -> Option<ErrorKind> {
+        match self {
+            OutcomeKind::Crash => Some(ErrorKind::Crash),
+            OutcomeKind::Timeout => Some(ErrorKind::Timeout),
+            OutcomeKind::Malformed => Some(ErrorKind::Malformed),
+            OutcomeKind::WrongId => Some(ErrorKind::WrongId),
+            OutcomeKind::EngineError => Some(ErrorKind::Engine),
+            OutcomeKind::Pass
+            | OutcomeKind::Fail
+            | OutcomeKind::Unsupported
+            | OutcomeKind::NotRun => None,
         }
     }
 
@@ -599,6 +615,27 @@ pub struct CaseResult {
     pub outcome: Outcome,
 }
 
+impl CaseResult {
+    /// The result of `case`, read from `file`, with its outcome.
+    pub fn of(file: &str, case: &Case, outcome: Outcome) -> CaseResult {
+        let subject = match case.check.subject() {
+            Subject::Board(b) => format!("board:{b}"),
+            Subject::BoardFile => BOARD_FILES.to_string(),
+            Subject::Variant(v) => format!("variant:{v}"),
+        };
+        CaseResult {
+            id: case.id.clone(),
+            file: file.to_string(),
+            title: case.title.clone(),
+            subject,
+            check: case.check.kind(),
+            clauses: case.clauses.clone(),
+            provenance: case.provenance.kind(),
+            outcome,
+        }
+    }
+}
+
 /// Checks every selected case, calling `done` after each.
 pub fn run(
     engine: &mut dyn Engine,
@@ -630,21 +667,7 @@ pub fn run_until(
         } else {
             check_case(engine, case, normalizers)
         };
-        let subject = match case.check.subject() {
-            Subject::Board(b) => format!("board:{b}"),
-            Subject::BoardFile => BOARD_FILES.to_string(),
-            Subject::Variant(v) => format!("variant:{v}"),
-        };
-        let r = CaseResult {
-            id: case.id.clone(),
-            file: file.clone(),
-            title: case.title.clone(),
-            subject,
-            check: case.check.kind(),
-            clauses: case.clauses.clone(),
-            provenance: case.provenance.kind(),
-            outcome,
-        };
+        let r = CaseResult::of(file, case, outcome);
         done(&r);
         out.push(r);
     }

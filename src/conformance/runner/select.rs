@@ -1,10 +1,14 @@
-//! Which cases a run asks: the tier, variant, rules-version and id filters,
-//! and the cases whose `rules` range leaves out the engine's version.
+//! Which cases a run asks: the shard, the tier, variant, rules-version and
+//! id filters, and the cases whose `rules` range leaves out the engine's
+//! version.
+
+use serde::{Deserialize, Serialize};
 
 use crate::conformance::case::{Case, Subject, Tier};
 use crate::conformance::corpus::Corpus;
 use crate::conformance::protocol::Hello;
 use crate::conformance::version::{Range, Version};
+use crate::shard::Shard;
 
 /// Which cases a run asks.
 #[derive(Clone, Debug, Default)]
@@ -19,6 +23,62 @@ pub struct Selection {
     /// A glob (`*`, `?`) matched against the whole id, or, without glob
     /// characters, text the id must contain.
     pub case: Option<String>,
+    /// Only the cases this part of a split run holds (by a hash of the
+    /// case id); [`Shard::WHOLE`] by default.
+    pub shard: Shard,
+}
+
+/// A selection as a report states it: every filter but the shard, which
+/// a report states on its own. Parts of one split run have equal ones.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelectionFacts {
+    /// `quick` or `full`.
+    pub tier: Tier,
+    pub variant: Option<String>,
+    /// The `--rules` version, as written.
+    pub rules: Option<String>,
+    pub case: Option<String>,
+}
+
+impl Selection {
+    /// The filters of this selection, as a report states them.
+    pub fn facts(&self) -> SelectionFacts {
+        SelectionFacts {
+            // No tier and the full tier select alike.
+            tier: self.tier.unwrap_or(Tier::Full),
+            variant: self.variant.clone(),
+            rules: self.rules.as_ref().map(Version::to_string),
+            case: self.case.clone(),
+        }
+    }
+
+    /// Whether the shard, the id filter, the tier and the variant keep
+    /// `case`: everything but the rules range, which needs the engine's
+    /// hello. The shard comes first, so that the cases a rules range
+    /// leaves out are split among the shards like the others, and the
+    /// parts' `not_applicable` counts add up to the whole run's.
+    pub fn picks(&self, case: &Case) -> bool {
+        if !self.shard.holds(&case.id) {
+            return false;
+        }
+        if let Some(pattern) = &self.case {
+            let hit = if pattern.contains(['*', '?']) {
+                glob_match(pattern, &case.id)
+            } else {
+                case.id.contains(pattern.as_str())
+            };
+            if !hit {
+                return false;
+            }
+        }
+        if self.tier == Some(Tier::Quick) && case.tier() != Tier::Quick {
+            return false;
+        }
+        self.variant
+            .as_ref()
+            .is_none_or(|v| case.check.subject() == Subject::Variant(v))
+    }
 }
 
 /// Whether `text` matches the glob `pattern` (`*` any run, `?` one char).
@@ -57,22 +117,7 @@ pub fn select<'c>(
     let mut not_applicable = 0;
     for entry in &corpus.cases {
         let case = &entry.1;
-        if let Some(pattern) = &sel.case {
-            let hit = if pattern.contains(['*', '?']) {
-                glob_match(pattern, &case.id)
-            } else {
-                case.id.contains(pattern.as_str())
-            };
-            if !hit {
-                continue;
-            }
-        }
-        if sel.tier == Some(Tier::Quick) && case.tier() != Tier::Quick {
-            continue;
-        }
-        if let Some(v) = &sel.variant
-            && case.check.subject() != Subject::Variant(v)
-        {
+        if !sel.picks(case) {
             continue;
         }
         if let Some(range) = case.rules.as_deref().and_then(|r| Range::parse(r).ok()) {
