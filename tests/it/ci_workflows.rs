@@ -125,7 +125,9 @@ fn the_engine_workflow_shards_the_corpus_and_merges_the_verdict() {
         "--format",
         "markdown",
     ]);
+    // The wall time after the counts differs from run to run.
     let headline = whole.stdout.lines().nth(2).unwrap();
+    let headline = headline.split(';').next().unwrap();
     assert!(
         headline.contains("639 cases: 639 passed"),
         "{}",

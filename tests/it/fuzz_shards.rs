@@ -273,7 +273,11 @@ fn merges_that_cannot_be_exact_exit_2_and_name_the_problem() {
     refused(&[&broken, &b], "text", "broken.json: not JSON");
     let other = dir.join("other.json");
     std::fs::write(&other, r#"{"report": "audit"}"#).unwrap();
-    refused(&[&other], "text", "it joins: fuzz");
+    refused(
+        &[&other],
+        "text",
+        "is not one seams merge joins (conform, fuzz, perft)",
+    );
     refused(&[&a, &b], "junit", "there is no junit fuzz report");
 }
 
@@ -311,7 +315,10 @@ fn a_shard_names_itself_and_bad_shards_are_usage_errors() {
         assert!(help.contains(needle), "{needle} in:\n{help}");
     }
     let help = seams(&["merge", "--help"]).stdout;
-    assert!(help.contains("one run would have made"), "{help}");
+    assert!(
+        help.contains("seams fuzz --shard K/N --format json"),
+        "{help}"
+    );
     let engine = ["fuzz", "--engine", "seams engine", "--shard"];
     for (bad, fragment) in [
         ("0/3", "the index must be 1 to 3"),

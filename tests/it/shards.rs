@@ -443,9 +443,12 @@ fn merge_refuses_what_is_no_conform_report() {
     let a2 = f.part("a2.json", "2/2", &[]);
     let fuzz = f.edited(&a2, "fuzz.json", |v| v["report"] = json!("fuzz"));
     f.refused(&[&a1, &fuzz], "is a 'conform' report but");
+    // A conform report relabelled: the fuzz merge reads it and refuses.
+    f.refused(&[&fuzz], "not a fuzz report seams can merge");
+    let audit = f.edited(&a2, "audit.json", |v| v["report"] = json!("audit"));
     f.refused(
-        &[&fuzz],
-        "the report kind 'fuzz' is not one seams merge joins (conform)",
+        &[&audit],
+        "the report kind 'audit' is not one seams merge joins (conform, fuzz, perft)",
     );
     let broken = f.file("broken.json", "{\"report\": \"conform\",");
     f.refused(&[&broken], "broken.json: not JSON");
@@ -478,7 +481,7 @@ fn the_help_teaches_sharding_and_merging() {
     assert_eq!(r.code, 0);
     for shown in [
         "seams merge part-1.json part-2.json",
-        "Exit status: 0 when the whole run passes",
+        "conform: 0 when it passes, 1 on a",
         "--corpus <DIR>",
     ] {
         assert!(r.stdout.contains(shown), "{shown}: {}", r.stdout);
