@@ -11,8 +11,9 @@
 #   shard-K.json   each shard's report (its divide and wall seconds)
 #   times.tsv      each shard's wall and CPU seconds as /usr/bin/time saw them
 #   merged.json    the merged report
-# and prints one line: variant, depth, nodes, shards, and the longest
-# shard's, the sum of the shards' and the whole run's wall seconds.
+# and prints one Markdown table row: variant, depth, nodes, shards, each
+# shard's CPU seconds (user and system), the longest shard's, their sum,
+# and the whole run's wall seconds with JOBS shards at a time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,6 +48,6 @@ elapsed=$(cat "$dir/elapsed")
 "$seams" merge "$dir"/shard-*.json --format json > "$dir/merged.json"
 nodes=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nodes"])' "$dir/merged.json")
 awk -v v="$variant" -v d="$depth" -v nodes="$nodes" -v n="$n" -v all="$elapsed" \
-    'NR > 1 { if ($2 > max) max = $2; sum += $2; cpu += $3 + $4 }
-     END { printf "%s\t%s\t%s\t%s shards\tlongest %.0f s\tsum %.0f s\tcpu %.0f s\twhole %d s\n", v, d, nodes, n, max, sum, cpu, all }' \
+    'NR > 1 { cpu = $3 + $4; each = each (NR > 2 ? ", " : "") sprintf("%.0f", cpu); total += cpu; if (cpu > max) max = cpu }
+     END { printf "| %s | %s | %s | %s | %s | %.0f | %.0f | %d |\n", v, d, nodes, n, each, max, total, all }' \
     "$dir/times.tsv"
