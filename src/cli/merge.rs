@@ -84,9 +84,12 @@ fn format_name(format: Format) -> String {
         .unwrap_or_default()
 }
 
+/// Each file's name and text, as the fuzz and perft merges read them.
+type Texts = Vec<(String, String)>;
+
 /// Every file read as JSON, each with its kind, and each file's name and
 /// text; all must be of one kind.
-fn read_parts(files: &[PathBuf]) -> Result<(Vec<Part>, Vec<(String, String)>)> {
+fn read_parts(files: &[PathBuf]) -> Result<(Vec<Part>, Texts)> {
     let mut parts: Vec<Part> = Vec::new();
     let mut texts = Vec::new();
     for path in files {

@@ -177,7 +177,7 @@ pub fn perft(book: &Rulebook, a: PerftArgs) -> Result<ExitCode> {
         shard,
         roots: divide.roots,
         nodes,
-        divide: (a.divide || !shard.is_whole()).then(|| divide.rows.into_iter().collect()),
+        divide: (a.divide || a.shard.is_some()).then(|| divide.rows.into_iter().collect()),
         threads: job.threads,
         wall_seconds: started.elapsed().as_secs_f64(),
         merged_from: None,

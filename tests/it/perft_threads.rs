@@ -151,3 +151,65 @@ fn the_command_counts_a_shard_and_by_the_second_path() {
     assert_eq!(report["roots"], 20);
     assert!(divide.keys().all(|a| Shard::new(2, 3).unwrap().holds(a)));
 }
+
+#[test]
+fn perft_shards_merge_into_the_whole_count_and_divide() {
+    let dir = crate::common::scratch_dir("perft-shards");
+    let whole = seams(&["perft", "chess-mobius", "3", "--divide", "--json"]);
+    let whole: serde_json::Value = serde_json::from_str(&whole.stdout).unwrap();
+    for n in [1, 2, 3, 7] {
+        let mut files = Vec::new();
+        for k in 1..=n {
+            let r = seams(&[
+                "perft",
+                "chess-mobius",
+                "3",
+                "--shard",
+                &format!("{k}/{n}"),
+                "--json",
+            ]);
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            let file = dir.join(format!("{n}-{k}.json"));
+            std::fs::write(&file, &r.stdout).unwrap();
+            files.push(file.display().to_string());
+        }
+        let mut args = vec!["merge", "--format", "json"];
+        args.extend(files.iter().map(String::as_str));
+        let r = seams(&args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let merged: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_eq!(merged["nodes"], whole["nodes"], "{n} shards");
+        assert_eq!(merged["divide"], whole["divide"], "{n} shards");
+        assert_eq!(merged["merged_from"], n);
+        // The text form: the divide, then the count.
+        let mut args = vec!["merge"];
+        args.extend(files.iter().map(String::as_str));
+        let text = seams(&args).stdout;
+        assert_eq!(text.lines().last(), Some("18710"), "{text}");
+        assert_eq!(text.lines().count(), 26, "{text}");
+    }
+    let part = |k: u32, n: u32, depth: &str| {
+        let r = seams(&[
+            "perft",
+            "chess-mobius",
+            depth,
+            "--shard",
+            &format!("{k}/{n}"),
+            "--json",
+        ]);
+        let file = dir.join(format!("p{k}-{n}-{depth}.json"));
+        std::fs::write(&file, &r.stdout).unwrap();
+        file.display().to_string()
+    };
+    let (a, b, deeper) = (part(1, 2, "2"), part(2, 2, "2"), part(2, 2, "3"));
+    crate::common::check_input_error(&["merge", &a], "1 of 2 shard(s) missing: 2");
+    crate::common::check_input_error(&["merge", &a, &a], "shard 1/2 is given twice");
+    crate::common::check_input_error(
+        &["merge", &a, &deeper],
+        "count different questions: depth '2' against '3'",
+    );
+    crate::common::check_input_error(
+        &["merge", &a, &b, "--format", "junit"],
+        "there is no junit perft report",
+    );
+}
