@@ -417,16 +417,7 @@ fn draw(d: &Diagram, o: &Overlay) -> String {
     let (legend, y) = legend::draw(&items, &layout, width, d.shape);
     let height = (y + PAD).ceil();
 
-    let mut doc = String::new();
-    doc.push_str(&format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n",
-        w = num(width),
-        h = num(height)
-    ));
-    doc.push_str(&format!(
-        "<title>{}</title>\n",
-        svg::escape(&format!("{title}: {}", placement_summary(d)))
-    ));
+    let mut doc = svg_head(width, height, &format!("{title}: {}", placement_summary(d)));
     let mut head = Canvas::default();
     head.comment(&format!("{} drawn by seams render", d.variant));
     head.rect(0.0, 0.0, width, height, "#ffffff", "none", 0.0);
@@ -476,6 +467,17 @@ fn across(board: &mut Canvas, d: &Diagram, o: &Overlay, layout: &mut Layout) {
     }
 }
 
+/// The opening `<svg>` element of a picture `width` by `height` and its
+/// `<title>`, shared by the whole picture and the board alone.
+fn svg_head(width: f64, height: f64, title: &str) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n<title>{}</title>\n",
+        svg::escape(title),
+        w = num(width),
+        h = num(height)
+    )
+}
+
 /// The board alone, as an SVG document, for a page that sets out the
 /// legend itself ([`legend_entries`]): the same board group as
 /// [`render_diagram_svg`] draws, with no title and no legend. Its size
@@ -485,16 +487,11 @@ pub fn render_board_svg(d: &Diagram, overlay: &Overlay) -> String {
     let (layout, board) = draw_board(d, overlay, PAD);
     let width = (layout.width + 2.0 * PAD).ceil();
     let height = (layout.height + 2.0 * PAD).ceil();
-    let mut doc = String::new();
-    doc.push_str(&format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n",
-        w = num(width),
-        h = num(height)
-    ));
-    doc.push_str(&format!(
-        "<title>{}</title>\n",
-        svg::escape(&format!("{}: {}", title(d, overlay), placement_summary(d)))
-    ));
+    let mut doc = svg_head(
+        width,
+        height,
+        &format!("{}: {}", title(d, overlay), placement_summary(d)),
+    );
     let mut head = Canvas::default();
     head.rect(0.0, 0.0, width, height, "#ffffff", "none", 0.0);
     doc.push_str(&head.into_string());
