@@ -369,6 +369,20 @@ impl Page {
         .await
     }
 
+    /// The cell of the first player's rook in the position the page shows.
+    pub(crate) async fn first_rook(&self) -> Result<String, Failed> {
+        let view = self.view().await?;
+        let rook = view["pieces"]
+            .as_array()
+            .and_then(|ps| {
+                ps.iter()
+                    .find(|x| x["label"] == "R" && x["owner"] == "first")
+            })
+            .and_then(|x| x["cell"].as_str())
+            .ok_or("no rook of the first player")?;
+        Ok(rook.to_string())
+    }
+
     /// Presses on `from` and releases on `to`, moving the pointer between.
     pub(crate) async fn drag(&self, from: &str, to: &str) -> Outcome {
         let a = self
@@ -501,16 +515,8 @@ async fn click_marks_and_moves(p: Page) -> Outcome {
     check(p.moves().await?.len() == 4, || {
         "four pawn moves by clicks".into()
     })?;
+    let rook = p.first_rook().await?;
     let view = p.view().await?;
-    let rook = view["pieces"]
-        .as_array()
-        .and_then(|ps| {
-            ps.iter()
-                .find(|x| x["label"] == "R" && x["owner"] == "first")
-        })
-        .and_then(|x| x["cell"].as_str())
-        .ok_or("no rook of A on shogi-klein")?
-        .to_string();
     p.click_cell(&rook).await?;
     let dests = p.destinations().await?;
     let want: Vec<String> = {

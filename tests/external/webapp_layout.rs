@@ -498,16 +498,7 @@ async fn tetra_game(p: Page) -> Outcome {
             "four moves by clicks".into()
         })?;
         // A rook's destinations, marked.
-        let view = p.view().await?;
-        let rook = view["pieces"]
-            .as_array()
-            .and_then(|ps| {
-                ps.iter()
-                    .find(|x| x["label"] == "R" && x["owner"] == "first")
-            })
-            .and_then(|x| x["cell"].as_str())
-            .ok_or("no White rook")?
-            .to_string();
+        let rook = p.first_rook().await?;
         p.click_cell(&rook).await?;
         p.marks_on_their_cells().await?;
         let m = p.js(MEASURE).await?;
