@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
 use seams::conformance::case::CaseFile;
 use seams::conformance::expectations::Expectations;
 use seams::conformance::fuzz::{
@@ -309,21 +309,14 @@ fn render(report: &Report, format: FuzzFormat, variants: &[&dyn Variant]) -> Res
 
 /// The fuzz half of `seams merge`: the shards' JSON reports (each with its
 /// file's name) joined into the report one run would have made, written
-/// in `format` (a name `seams merge --format` takes) to stdout or `out`.
-/// Exit status as `seams fuzz`'s: 1 when the merged run has a finding.
+/// in `format` to stdout or `out`. Exit status as `seams fuzz`'s: 1 when
+/// the merged run has a finding.
 pub fn merge(
     book: &Rulebook,
     files: Vec<(String, String)>,
-    format: &str,
+    format: FuzzFormat,
     out: Option<&Path>,
 ) -> Result<ExitCode> {
-    use clap::ValueEnum as _;
-    let format = FuzzFormat::from_str(format, true).map_err(|_| {
-        anyhow!(
-            "fuzz reports are written as text, json, markdown or html: there is no {format} \
-             fuzz report"
-        )
-    })?;
     let merged = fuzz::merge::merge(&files)?;
     let reference = book.variants()?;
     let text = render(&merged.report(false), format, &reference)?;

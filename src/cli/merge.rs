@@ -15,6 +15,7 @@ use seams::variant::perft_report;
 
 use super::Rulebook;
 use super::conform::{Format, write_report};
+use super::fuzz::FuzzFormat;
 use super::rules::PerftFormat;
 
 /// The options of `seams merge`.
@@ -53,7 +54,19 @@ pub fn merge(book: &Rulebook, a: MergeArgs) -> Result<ExitCode> {
     let (parts, texts) = read_parts(&a.files)?;
     match parts[0].kind.as_str() {
         report::KIND => merge_conform(book, &a, &parts),
-        "fuzz" => super::fuzz::merge(book, texts, &format_name(a.format), a.out.as_deref()),
+        "fuzz" => {
+            let format = match a.format {
+                Format::Text => FuzzFormat::Text,
+                Format::Json => FuzzFormat::Json,
+                Format::Markdown => FuzzFormat::Markdown,
+                Format::Html => FuzzFormat::Html,
+                Format::Junit => bail!(
+                    "fuzz reports are written as text, json, markdown or html: there is no junit \
+                     fuzz report"
+                ),
+            };
+            super::fuzz::merge(book, texts, format, a.out.as_deref())
+        }
         perft_report::KIND => {
             let format = match a.format {
                 Format::Text => PerftFormat::Text,
