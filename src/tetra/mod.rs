@@ -432,9 +432,9 @@ impl Rules for TetraRules {
         let mut scratch = pos.clone();
         movegen::perft(&self.t, &self.data, &mut scratch, depth)
     }
-    /// The shield-filtered list the game plays by: perft above makes and
-    /// tests every candidate instead, so the two paths check each other.
+    /// Every candidate made and tested: the game's list and perft above
+    /// trust shields instead, so the two paths check each other.
     fn independent_legal_actions(&self, pos: &Position) -> Option<Vec<TetraAction>> {
-        Some(movegen::legal(&self.t, &self.data, pos))
+        Some(movegen::legal_by_definition(&self.t, &self.data, pos))
     }
 }

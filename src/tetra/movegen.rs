@@ -8,7 +8,8 @@
 //! only these tables and never allocates per ray.
 //!
 //! Legality is tested by playing a candidate on a scratch position and
-//! asking whether the mover's royal piece is attacked. That question is
+//! asking whether the mover's royal piece is attacked; out of check, only
+//! the candidates that could expose it (see [`legal`]) need the test. That question is
 //! answered by tracing outward from the royal cell — along each direction
 //! to the first piece, and back along each leap — and asking whether the
 //! piece found moves that way, never by generating the enemy's moves.
@@ -298,14 +299,6 @@ impl Tables {
         })
     }
 
-    /// The first piece, of either side, on each line out of `from`: the
-    /// only pieces whose leaving `from`'s lines could open one onto it.
-    pub fn shields(&self, pos: &Position, from: CellId) -> Vec<CellId> {
-        (0..self.steps[from.index()].len())
-            .filter_map(|d| self.line(from, d).find(|c| pos.board[c.index()].is_some()))
-            .collect()
-    }
-
     /// Every cell the piece on `from` could move to, captures included,
     /// ignoring whether its own royal piece is left attacked.
     pub fn destinations(&self, pos: &Position, from: CellId, out: &mut Vec<CellId>) {
@@ -352,29 +345,45 @@ impl Tables {
     /// The changes a move of `p` from `from` to `to` may carry: promotion
     /// (TS-4.3, TS-4.4), switching (TH-4.1), or none; empty when the piece
     /// would be left unable to move.
-    pub fn changes(
-        &self,
-        data: &VariantData,
-        p: Piece,
-        from: CellId,
-        to: CellId,
-        out: &mut Vec<Change>,
-    ) {
+    pub fn changes(&self, data: &VariantData, p: Piece, from: CellId, to: CellId) -> Changes {
+        let mut out = Changes {
+            items: [Change::None; 3],
+            len: 0,
+        };
+        let mut push = |c| {
+            out.items[out.len] = c;
+            out.len += 1;
+        };
         let zone = &self.zone[p.owner.index()];
         let touches_zone = zone[from.index()] || zone[to.index()];
         let stuck = !p.promoted && self.is_immobile(p.owner, p.kind, to);
         if !stuck {
-            out.push(Change::None);
+            push(Change::None);
         }
         if touches_zone && !p.promoted && data.promotes_to[p.kind.index()].is_some() {
-            out.push(Change::Promote);
+            push(Change::Promote);
         }
         if touches_zone
             && let Some(other) = data.switches_with[p.kind.index()]
             && !self.is_immobile(p.owner, other, to)
         {
-            out.push(Change::Switch);
+            push(Change::Switch);
         }
+        out
+    }
+}
+
+/// The changes one move may carry, in the order [`Tables::changes`] finds
+/// them (at most three: none, promote, switch).
+#[derive(Copy, Clone, Debug)]
+pub struct Changes {
+    items: [Change; 3],
+    len: usize,
+}
+
+impl Changes {
+    pub fn as_slice(&self) -> &[Change] {
+        &self.items[..self.len]
     }
 }
 
@@ -466,7 +475,6 @@ pub fn unmake(data: &VariantData, pos: &mut Position, a: TetraAction, undo: Undo
 pub fn pseudo_legal(t: &Tables, data: &VariantData, pos: &Position, out: &mut Vec<TetraAction>) {
     let me = pos.to_move;
     let mut dests = Vec::with_capacity(64);
-    let mut changes = Vec::with_capacity(3);
     for (i, sq) in pos.board.iter().enumerate() {
         let Some(p) = *sq else { continue };
         if p.owner != me {
@@ -476,9 +484,7 @@ pub fn pseudo_legal(t: &Tables, data: &VariantData, pos: &Position, out: &mut Ve
         dests.clear();
         t.destinations(pos, from, &mut dests);
         for &to in &dests {
-            changes.clear();
-            t.changes(data, p, from, to, &mut changes);
-            for &change in &changes {
+            for &change in t.changes(data, p, from, to).as_slice() {
                 out.push(TetraAction::Move { from, to, change });
             }
         }
@@ -520,24 +526,73 @@ pub fn is_legal(t: &Tables, data: &VariantData, scratch: &mut Position, a: Tetra
 pub fn legal(t: &Tables, data: &VariantData, pos: &Position) -> Vec<TetraAction> {
     let mut all = Vec::with_capacity(256);
     pseudo_legal(t, data, pos, &mut all);
-    let me = pos.to_move;
-    let royal = pos.royals[me.index()];
-    let in_check = t.attacked(pos, royal, me.other());
-    let shields = if in_check {
-        vec![]
-    } else {
-        t.shields(pos, royal)
-    };
     let mut scratch = pos.clone();
-    all.retain(|&a| {
-        let trivially = !in_check
-            && match a {
-                TetraAction::Drop { .. } => true,
-                TetraAction::Move { from, .. } => from != royal && !shields.contains(&from),
-            };
-        trivially || is_legal(t, data, &mut scratch, a)
-    });
+    match Exposure::of(t, pos) {
+        Exposure::InCheck => all.retain(|&a| is_legal(t, data, &mut scratch, a)),
+        Exposure::Shields(shields) => all.retain(|&a| match a {
+            TetraAction::Drop { .. } => true,
+            TetraAction::Move { from, .. } => {
+                !shields.contains(from) || is_legal(t, data, &mut scratch, a)
+            }
+        }),
+    }
     all
+}
+
+/// Every legal action by the definition alone: each pseudo-legal action is
+/// played on a scratch position and the mover's royal piece tested. The
+/// second path of `seams perft --independent`, kept apart from the
+/// shields that [`legal`] and [`perft`] trust.
+pub fn legal_by_definition(t: &Tables, data: &VariantData, pos: &Position) -> Vec<TetraAction> {
+    let mut all = Vec::with_capacity(256);
+    pseudo_legal(t, data, pos, &mut all);
+    let mut scratch = pos.clone();
+    all.retain(|&a| is_legal(t, data, &mut scratch, a));
+    all
+}
+
+/// Which of the mover's actions could leave its royal piece attacked.
+enum Exposure {
+    /// The royal piece is attacked already: every action must be tested.
+    InCheck,
+    /// It is not: only moves from these cells (the royal cell, and the
+    /// first piece on each line out of it) can expose it.
+    Shields(Shields),
+}
+
+/// At most one cell per direction, and the royal cell itself.
+struct Shields {
+    cells: [CellId; 19],
+    len: usize,
+}
+
+impl Shields {
+    fn contains(&self, c: CellId) -> bool {
+        self.cells[..self.len].contains(&c)
+    }
+}
+
+impl Exposure {
+    fn of(t: &Tables, pos: &Position) -> Exposure {
+        let me = pos.to_move;
+        let royal = pos.royals[me.index()];
+        if t.attacked(pos, royal, me.other()) {
+            return Exposure::InCheck;
+        }
+        let mut s = Shields {
+            cells: [royal; 19],
+            len: 1,
+        };
+        for d in 0..t.steps[royal.index()].len() {
+            if let Some(c) = t.line(royal, d).find(|c| pos.board[c.index()].is_some())
+                && pos.board[c.index()].is_some_and(|p| p.owner == me)
+            {
+                s.cells[s.len] = c;
+                s.len += 1;
+            }
+        }
+        Exposure::Shields(s)
+    }
 }
 
 /// Analysis mode for the side to move of `pos` (who may be either army,
@@ -565,10 +620,13 @@ pub fn analysis(
     all
 }
 
-/// Perft by make/unmake on one position.
+/// Perft by make/unmake on one position. The last ply is counted, not
+/// played: see [`count_legal`].
 pub fn perft(t: &Tables, data: &VariantData, pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    match depth {
+        0 => return 1,
+        1 => return count_legal(t, data, pos),
+        _ => {}
     }
     let mut all = Vec::with_capacity(256);
     pseudo_legal(t, data, pos, &mut all);
@@ -577,13 +635,67 @@ pub fn perft(t: &Tables, data: &VariantData, pos: &mut Position, depth: u32) -> 
         let me = pos.to_move;
         let undo = make(data, pos, a);
         if !t.attacked(pos, pos.royals[me.index()], me.other()) {
-            total += if depth == 1 {
-                1
-            } else {
-                perft(t, data, pos, depth - 1)
-            };
+            total += perft(t, data, pos, depth - 1);
         }
         unmake(data, pos, a, undo);
+    }
+    total
+}
+
+/// The number of legal actions, as [`legal`] would list them, without
+/// listing them: out of check, only moves from the shield cells are played
+/// out (once per destination: a promotion or switch changes no line), and
+/// drops are counted per empty cell. `pos` is restored before returning.
+fn count_legal(t: &Tables, data: &VariantData, pos: &mut Position) -> u64 {
+    let shields = match Exposure::of(t, pos) {
+        Exposure::InCheck => return legal_by_definition(t, data, pos).len() as u64,
+        Exposure::Shields(s) => s,
+    };
+    let me = pos.to_move;
+    let mut total = 0u64;
+    let mut dests = Vec::with_capacity(64);
+    for i in 0..pos.board.len() {
+        let Some(p) = pos.board[i] else { continue };
+        if p.owner != me {
+            continue;
+        }
+        let from = CellId(i as u16);
+        let exposes = shields.contains(from);
+        dests.clear();
+        t.destinations(pos, from, &mut dests);
+        for &to in &dests {
+            let changes = t.changes(data, p, from, to);
+            let Some(&change) = changes.as_slice().first() else {
+                continue;
+            };
+            if !exposes || is_legal(t, data, pos, TetraAction::Move { from, to, change }) {
+                total += changes.as_slice().len() as u64;
+            }
+        }
+    }
+    total + count_drops(t, data, pos)
+}
+
+/// The number of drops of the side to move, as [`pseudo_legal`] lists them.
+fn count_drops(t: &Tables, data: &VariantData, pos: &Position) -> u64 {
+    let me = pos.to_move;
+    let mut total = 0u64;
+    for &k in &data.kinds {
+        if pos.hands[me.index()][k.index()] == 0 || data.hand_class(k) != k {
+            continue;
+        }
+        for form in [Some(k), data.switches_with[k.index()]]
+            .into_iter()
+            .flatten()
+        {
+            let open = pos
+                .board
+                .iter()
+                .enumerate()
+                .filter(|&(i, sq)| sq.is_none() && !t.is_immobile(me, form, CellId(i as u16)))
+                .count();
+            total += open as u64;
+        }
     }
     total
 }

@@ -171,9 +171,7 @@ impl TetraRules {
                     Change::Switch
                 }
             };
-            let mut allowed = Vec::new();
-            self.t.changes(d, p, from, to, &mut allowed);
-            if !allowed.contains(&change) {
+            if !self.t.changes(d, p, from, to).as_slice().contains(&change) {
                 let why = match change {
                     Change::None => "the piece must promote here (it could not move again)",
                     Change::Promote => {

@@ -192,6 +192,10 @@ proptest! {
                 })
                 .collect();
             prop_assert_eq!(&legal, &brute);
+            // The second path lists the same actions, and perft's last
+            // ply, which counts without listing, counts them.
+            prop_assert_eq!(v.independent_legal_actions(&pos), Some(legal.clone()));
+            prop_assert_eq!(v.perft(&pos, 1), legal.len() as u64);
             let mapped: BTreeSet<_> = legal.iter().map(|a| v.exchange_action(&pos, a)).collect();
             let direct: BTreeSet<_> = v.legal_actions(&e).into_iter().collect();
             prop_assert_eq!(&mapped, &direct);
