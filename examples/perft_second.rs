@@ -81,6 +81,7 @@ fn independent(v: &dyn Variant, position: &str, threads: usize) -> Option<u64> {
         threads,
         shard: Shard::WHOLE,
         counter: Counter::Independent,
+        hash_mib: 0,
     };
     let d = divide_job(v, &at, &job, &|_| ()).ok()?;
     Some(d.rows.iter().map(|(_, n)| n).sum())

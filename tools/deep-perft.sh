@@ -6,7 +6,13 @@
 #   tools/deep-perft.sh VARIANT DEPTH N [JOBS]
 #
 # Each shard is an independent process, as it would be on a CI matrix or a
-# batch scheduler; here they share one machine. Writes, under
+# batch scheduler; here they share one machine. Two settings are read from
+# the environment:
+#   THREADS=T  threads per shard (default 1)
+#   HASH=MIB   a transposition table of MIB MiB per shard (`--hash`; the
+#              default is none). Shards cannot share one, so on a single
+#              machine one shard on every core with a table is the fastest.
+# Writes, under
 # target/deep-perft/VARIANT-DEPTH/:
 #   shard-K.json   each shard's report (its divide and wall seconds)
 #   times.tsv      each shard's wall and CPU seconds as /usr/bin/time saw them
@@ -34,10 +40,12 @@ if [ "${MERGE_ONLY:-}" != 1 ]; then
     mkdir -p "$dir"
     start=$SECONDS
     # One shard: its report, and its wall and CPU (user, system) seconds.
-    export seams variant depth n dir
+    table=${HASH:+--hash $HASH}
+    export seams variant depth n dir table
+    export threads=${THREADS:-1}
     seq 1 "$n" | xargs -P "$jobs" -I{} bash -c '
         /usr/bin/time -f "{}	%e	%U	%S" -o "$dir/time-{}" \
-            "$seams" perft "$variant" "$depth" --shard "{}/$n" --threads 1 --json \
+            "$seams" perft "$variant" "$depth" --shard "{}/$n" --threads "$threads" $table --json \
             > "$dir/shard-{}.json"'
     echo $((SECONDS - start)) > "$dir/elapsed"
     printf 'shard\twall\tuser\tsystem\n' > "$dir/times.tsv"

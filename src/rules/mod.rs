@@ -15,12 +15,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::quote;
 pub use crate::spec::Notation;
+use perft_table::PerftTable;
 
 pub mod audit_facts;
 pub mod design_facts;
 pub mod drawing;
 mod game;
 pub mod notation;
+pub mod perft_table;
 
 pub use game::{Game, History};
 
@@ -288,13 +290,36 @@ pub trait Rules: Send + Sync {
             .sum()
     }
 
+    /// [`Rules::perft`] with a transposition table: a position met again
+    /// with the same depth left is counted once (see [`perft_table`]).
+    /// Above the last two plies the tree is walked by the game's legal list
+    /// and [`Rules::apply`]; the last two are [`Rules::perft`]'s.
+    fn perft_hashed(&self, pos: &Self::Position, depth: u32, table: &PerftTable) -> u64 {
+        if depth < 2 {
+            return self.perft(pos, depth);
+        }
+        let key = PerftTable::key(&self.format_position(pos), depth);
+        if let Some(n) = table.get(key) {
+            return n;
+        }
+        let n = if depth == 2 {
+            self.perft(pos, 2)
+        } else {
+            self.legal_actions(pos)
+                .iter()
+                .map(|a| self.perft_hashed(&self.apply(pos, a), depth - 1, table))
+                .sum()
+        };
+        table.put(key, n);
+        n
+    }
+
     /// The legal actions found by a second path, written apart from the
     /// one [`Rules::perft`] counts with, so that two counts agreeing is
     /// evidence rather than one count twice; `None` when the family has
-    /// only one path. Chess and surface shogi make every candidate and test
-    /// the king (their perft tests only the candidates that could expose
-    /// it); the tetrahedral variants filter by shields (their perft makes
-    /// and tests every candidate). Kyoto has one path: its second count is
+    /// only one path. Chess, surface shogi and the tetrahedral variants
+    /// make every candidate and test the king (their perft tests only the
+    /// candidates that could expose it). Kyoto has one path: its second count is
     /// Fairy-Stockfish's (conformance/PERFT.md).
     fn independent_legal_actions(&self, _pos: &Self::Position) -> Option<Vec<Self::Action>> {
         None

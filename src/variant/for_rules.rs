@@ -456,6 +456,12 @@ impl<R: Rules> Variant for R {
         read(self, at.position)?.perft(at.moves, depth)
     }
 
+    fn perft_hashed(&self, at: &At, depth: u32, table: &PerftTable) -> Result<u64, VariantError> {
+        check_perft_depth(depth)?;
+        check_moves(at)?;
+        read(self, at.position)?.perft_hashed(at.moves, depth, table)
+    }
+
     fn divide(&self, at: &At, depth: u32) -> Result<Vec<(String, u64)>, VariantError> {
         check_perft_depth(depth)?;
         check_moves(at)?;

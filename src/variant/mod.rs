@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::quote;
 use crate::record::{Record, RecordHead, RecordVerdict, Replay};
+pub use crate::rules::perft_table::{MAX_TABLE_MIB, PerftTable};
 use crate::rules::{
     ActionError, GameResult, MAX_POSITION_TEXT_BYTES, Player, PositionError, Rules,
 };
@@ -175,6 +176,10 @@ pub trait Variant: Send + Sync {
     ) -> Result<Result<String, ActionError>, VariantError>;
     fn perft(&self, at: &At, depth: u32) -> Result<u64, VariantError>;
     /// Perft below each legal action, sorted by action text.
+    /// [`Variant::perft`] with a transposition table shared by whoever
+    /// holds it ([`Rules::perft_hashed`]): the same count, sooner when
+    /// positions repeat.
+    fn perft_hashed(&self, at: &At, depth: u32, table: &PerftTable) -> Result<u64, VariantError>;
     fn divide(&self, at: &At, depth: u32) -> Result<Vec<(String, u64)>, VariantError>;
     /// Canonical texts of all legal actions by the family's second path
     /// ([`Rules::independent_legal_actions`]), sorted; `None` without one.
@@ -373,6 +378,9 @@ pub struct PerftJob {
     /// The root actions counted: those whose text this shard holds.
     pub shard: Shard,
     pub counter: Counter,
+    /// A transposition table of at most this many MiB (0: none) shared by
+    /// the job's threads; only the fast path uses one.
+    pub hash_mib: usize,
 }
 
 /// One shard's divide: how many legal root actions there are in all, and
@@ -394,6 +402,10 @@ pub enum PerftError {
     NoIndependentPath(String),
     #[error("depth 0 has no root actions to split into shards")]
     ShardAtDepthZero,
+    #[error("the second path counts without a transposition table: drop --hash or --independent")]
+    HashWithIndependent,
+    #[error("a transposition table of {mib} MiB is over the bound of {MAX_TABLE_MIB} MiB")]
+    HashTooLarge { mib: usize },
 }
 
 /// Perft below each legal action of `at`, sorted by action text, with the
@@ -410,6 +422,7 @@ pub fn divide_parallel(
         threads,
         shard: Shard::WHOLE,
         counter: Counter::Perft,
+        hash_mib: 0,
     };
     match divide_job(v, at, &job, &|_| ()) {
         Ok(d) => Ok(d.rows),
@@ -435,6 +448,13 @@ pub fn divide_job(
         return Err(PerftError::ShardAtDepthZero);
     }
     let independent = job.counter == Counter::Independent;
+    if job.hash_mib > MAX_TABLE_MIB {
+        return Err(PerftError::HashTooLarge { mib: job.hash_mib });
+    }
+    if independent && job.hash_mib > 0 {
+        return Err(PerftError::HashWithIndependent);
+    }
+    let table = (job.hash_mib > 0).then(|| PerftTable::with_mib(job.hash_mib));
     if !independent && job.depth == 0 {
         let rows = v.divide(at, 0)?;
         return Ok(ShardDivide {
@@ -461,6 +481,8 @@ pub fn divide_job(
         let n = if independent {
             // The family has the path: the root was listed by it.
             v.independent_perft(&at, depth)?.unwrap_or(0)
+        } else if let Some(table) = &table {
+            v.perft_hashed(&at, depth, table)?
         } else {
             v.perft(&at, depth)?
         };

@@ -52,6 +52,11 @@ pub struct PerftReport {
     pub divide: Option<BTreeMap<String, u64>>,
     /// Worker threads sharing the root actions.
     pub threads: usize,
+    /// The transposition table's bound in MiB, when one was used
+    /// (`--hash`); the count is the same without. In a merged report, the
+    /// largest any shard used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash_mib: Option<u32>,
     /// Wall-clock seconds of the count; in a merged report, the shards'
     /// seconds added up (the machine time the split cost).
     pub wall_seconds: f64,
@@ -153,6 +158,7 @@ pub fn merge(parts: &[(String, String)]) -> Result<PerftReport, MergeError> {
         nodes: divide.values().sum(),
         divide: Some(divide),
         threads: reports.iter().map(|(_, r)| r.threads).max().unwrap_or(1),
+        hash_mib: reports.iter().filter_map(|(_, r)| r.hash_mib).max(),
         wall_seconds: reports.iter().map(|(_, r)| r.wall_seconds).sum(),
         merged_from: Some(head.shard.count()),
         ..head.clone()
@@ -226,6 +232,7 @@ mod tests {
             nodes: divide.values().sum(),
             divide: Some(divide),
             threads: 1,
+            hash_mib: None,
             wall_seconds: 1.0,
             merged_from: None,
         };

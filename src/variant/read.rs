@@ -4,7 +4,9 @@
 use std::borrow::Cow;
 use std::cell::OnceCell;
 
-use super::{At, Played, VariantError, bounded, check_move_count, check_moves, check_perft_depth};
+use super::{
+    At, PerftTable, Played, VariantError, bounded, check_move_count, check_moves, check_perft_depth,
+};
 use crate::rules::{ActionError, parse_start};
 use crate::rules::{Game, Rules};
 
@@ -22,6 +24,14 @@ pub trait ReadPosition: Send {
         action: &str,
     ) -> Result<Result<String, ActionError>, VariantError>;
     fn perft(&self, moves: &[String], depth: u32) -> Result<u64, VariantError>;
+    /// [`ReadPosition::perft`] with a transposition table
+    /// ([`Rules::perft_hashed`]).
+    fn perft_hashed(
+        &self,
+        moves: &[String],
+        depth: u32,
+        table: &PerftTable,
+    ) -> Result<u64, VariantError>;
     fn divide(&self, moves: &[String], depth: u32) -> Result<Vec<(String, u64)>, VariantError>;
     /// [`ReadPosition::legal_actions`] by the family's second path
     /// ([`Rules::independent_legal_actions`]); `None` without one.
@@ -124,6 +134,17 @@ impl<R: Rules> ReadPosition for Read<'_, R> {
         check_perft_depth(depth)?;
         let pos = self.reach(moves)?;
         Ok(Rules::perft(self.rules, &pos, depth))
+    }
+
+    fn perft_hashed(
+        &self,
+        moves: &[String],
+        depth: u32,
+        table: &PerftTable,
+    ) -> Result<u64, VariantError> {
+        check_perft_depth(depth)?;
+        let pos = self.reach(moves)?;
+        Ok(self.rules.perft_hashed(&pos, depth, table))
     }
 
     fn divide(&self, moves: &[String], depth: u32) -> Result<Vec<(String, u64)>, VariantError> {

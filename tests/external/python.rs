@@ -1,7 +1,8 @@
 //! Tests that run Python: the example engine in tools/, the Python kit
 //! installed as a package into a fresh venv, the case-id recipe written in
-//! Python in conformance/README.md, and tools/mutants_report.py over the
-//! mutation records.
+//! Python in conformance/README.md, tools/mutants_report.py over the
+//! mutation records, and tools/deep-perft.sh (which reads its merged report
+//! with Python).
 //!
 //! A machine without `python3` reports these trials as *ignored* in the
 //! `cargo test` summary, with the reason in their names, instead of
@@ -59,6 +60,14 @@ pub fn trials() -> Vec<Trial> {
         Trial::ignorable_test(name, installed)
     } else {
         Trial::ignorable_test(format!("{name} (needs python3 on PATH)"), installed)
+            .with_ignored_flag(true)
+    });
+    let name = "the_deep_perft_script_counts_by_shards_with_tables_and_merges";
+    let deep = the_deep_perft_script_counts_by_shards_with_tables_and_merges;
+    trials.push(if python {
+        Trial::ignorable_test(name, deep)
+    } else {
+        Trial::ignorable_test(format!("{name} (needs python3 on PATH)"), deep)
             .with_ignored_flag(true)
     });
     trials
@@ -339,4 +348,52 @@ fn the_mutation_report_refuses_bad_input_with_exit_2() -> Result<(), Failed> {
     }
     let _ = std::fs::remove_dir_all(&tmp);
     Ok(())
+}
+
+/// tools/deep-perft.sh, as conformance/PERFT.md runs it, on a count small
+/// enough for a test: three shards two at a time, each with two threads
+/// and a table, merged into the published figure. It times each shard
+/// with `/usr/bin/time`, and reports itself ignored, with the reason,
+/// where that is missing.
+fn the_deep_perft_script_counts_by_shards_with_tables_and_merges() -> Result<Completion, Failed> {
+    if !Path::new("/usr/bin/time").exists() {
+        return Ok(Completion::ignored_with(
+            "needs /usr/bin/time (Debian's time package)",
+        ));
+    }
+    let target = crate::common::scratch_dir("deep-perft");
+    let out = Command::new("bash")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/deep-perft.sh"))
+        .args(["chess-flat", "5", "3", "2"])
+        .env("SEAMS", env!("CARGO_BIN_EXE_seams"))
+        .env("CARGO_TARGET_DIR", &target)
+        .env("THREADS", "2")
+        .env("HASH", "8")
+        .output()
+        .map_err(|e| format!("bash: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() || !stdout.starts_with("| chess-flat | 5 | 4865609 | 3 | ") {
+        return Err(format!(
+            "exit {:?}\nstdout: {stdout}\nstderr: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into());
+    }
+    let dir = target.join("deep-perft/chess-flat-5");
+    for k in 1..=3 {
+        let shard = std::fs::read_to_string(dir.join(format!("shard-{k}.json")))
+            .map_err(|e| format!("shard {k}: {e}"))?;
+        let report: serde_json::Value =
+            serde_json::from_str(&shard).map_err(|e| format!("shard {k}: {e}"))?;
+        if report["hash_mib"] != 8 || report["threads"] != 2 {
+            return Err(format!("shard {k} did not count as asked: {shard}").into());
+        }
+    }
+    let times = std::fs::read_to_string(dir.join("times.tsv")).map_err(|e| e.to_string())?;
+    if times.lines().count() != 4 {
+        return Err(format!("times.tsv should have a header and 3 rows: {times}").into());
+    }
+    std::fs::remove_dir_all(&target).ok();
+    Ok(Completion::Completed)
 }

@@ -1,12 +1,15 @@
 //! `seams perft --threads N` splits the root across threads, and `--shard
 //! K/N` into parts run apart; both must give the counts one thread gives,
 //! on every variant. `--independent` counts by a second path, which must
-//! agree.
+//! agree, and `--hash` by a transposition table, which must change nothing
+//! but the time.
 
 use crate::common::seams;
 use seams::registry;
 use seams::shard::Shard;
-use seams::variant::{At, Counter, PerftJob, ShardDivide, Variant, divide_job, divide_parallel};
+use seams::variant::{
+    At, Counter, PerftJob, PerftTable, ShardDivide, Variant, divide_job, divide_parallel,
+};
 
 #[test]
 fn every_variant_counts_the_same_with_one_two_and_three_threads() {
@@ -44,6 +47,93 @@ fn the_command_prints_the_published_count_with_two_threads() {
     assert!(r.stderr.contains("0 is not in 1..=1024"), "{}", r.stderr);
 }
 
+#[test]
+fn a_transposition_table_changes_no_count_on_any_variant() {
+    for v in registry::variants() {
+        let v = v.as_ref();
+        let at = At::default();
+        let table = PerftTable::with_mib(16);
+        for depth in 0..=3 {
+            let plain = v.perft(&at, depth).unwrap();
+            let hashed = v.perft_hashed(&at, depth, &table).unwrap();
+            assert_eq!(hashed, plain, "{} depth {depth}", v.name());
+        }
+        // A job with a table, split across threads and shards, divides
+        // as one plain count does.
+        let whole = v.divide(&at, 3).unwrap();
+        let mut rows = Vec::new();
+        for k in 1..=2 {
+            let job = PerftJob {
+                depth: 3,
+                threads: 2,
+                shard: Shard::new(k, 2).unwrap(),
+                counter: Counter::Perft,
+                hash_mib: 8,
+            };
+            rows.extend(divide_job(v, &at, &job, &|_| ()).unwrap().rows);
+        }
+        rows.sort();
+        assert_eq!(rows, whole, "{}", v.name());
+    }
+    let v = registry::find("chess-flat").unwrap();
+    let job = PerftJob {
+        depth: 1,
+        threads: 1,
+        shard: Shard::WHOLE,
+        counter: Counter::Perft,
+        hash_mib: seams::variant::MAX_TABLE_MIB + 1,
+    };
+    let e = divide_job(v, &At::default(), &job, &|_| ()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "a transposition table of 65537 MiB is over the bound of 65536 MiB"
+    );
+}
+
+#[test]
+fn a_table_counts_each_transposition_once_and_gets_the_published_count() {
+    // Depth 5 is the first from the start where two orders of actions
+    // meet with two plies left: 1. e3 e6 2. d3 and 1. d3 e6 2. e3.
+    let v = registry::find("chess-flat").unwrap();
+    let table = PerftTable::with_mib(16);
+    assert_eq!(
+        v.perft_hashed(&At::default(), 5, &table).unwrap(),
+        4_865_609
+    );
+    assert!(table.hits() > 100, "{} hits", table.hits());
+    assert!(!table.is_empty());
+    let v = registry::find("shogi-flat").unwrap();
+    let table = PerftTable::with_mib(16);
+    assert_eq!(
+        v.perft_hashed(&At::default(), 5, &table).unwrap(),
+        19_861_490
+    );
+    assert!(table.hits() > 100, "{} hits", table.hits());
+}
+
+#[test]
+fn the_command_counts_with_a_table_and_says_so() {
+    let r = seams(&["perft", "chess-flat", "5", "--hash", "16", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let report: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(report["nodes"], 4_865_609);
+    assert_eq!(report["hash_mib"], 16);
+    let r = seams(&["perft", "chess-flat", "5", "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(report.get("hash_mib").is_none(), "{}", r.stdout);
+    let refused = crate::common::check_input_error;
+    refused(
+        &["perft", "chess-flat", "3", "--hash", "8", "--independent"],
+        "the second path counts without a transposition table",
+    );
+    for bad in ["0", "65537"] {
+        refused(
+            &["perft", "chess-flat", "3", "--hash", bad],
+            "not in 1..=65536",
+        );
+    }
+}
+
 /// The divide of `v` at `depth` from `at` by `counter`, split into `n`
 /// shards, each counted on its own and the parts joined.
 fn joined(v: &dyn Variant, at: &At, depth: u32, counter: Counter, n: u32) -> ShardDivide {
@@ -55,6 +145,7 @@ fn joined(v: &dyn Variant, at: &At, depth: u32, counter: Counter, n: u32) -> Sha
             threads: 2,
             shard: Shard::new(k, n).unwrap(),
             counter,
+            hash_mib: 0,
         };
         let part = divide_job(v, at, &job, &|_| ()).unwrap();
         assert!(roots.is_none_or(|r| r == part.roots), "{}", v.name());
