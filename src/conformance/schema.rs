@@ -80,6 +80,16 @@ pub fn all() -> Vec<(&'static str, Value)> {
                 "seams game record (a saved game, any family)",
             ),
         ),
+        (
+            "perft-report.schema.json",
+            with_id(
+                v(schemars::schema_for!(
+                    crate::variant::perft_report::PerftReport
+                )),
+                "perft-report.schema.json",
+                "seams perft report (--json: a whole count, a shard, or shards merged)",
+            ),
+        ),
     ]
 }
 

@@ -118,9 +118,12 @@ fn the_command_counts_with_a_table_and_says_so() {
     let report: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(report["nodes"], 4_865_609);
     assert_eq!(report["hash_mib"], 16);
+    let schema = perft_schema();
+    assert!(schema.is_valid(&report), "{}", r.stdout);
     let r = seams(&["perft", "chess-flat", "5", "--json"]);
     let report: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert!(report.get("hash_mib").is_none(), "{}", r.stdout);
+    assert!(schema.is_valid(&report), "{}", r.stdout);
     let refused = crate::common::check_input_error;
     refused(
         &["perft", "chess-flat", "3", "--hash", "8", "--independent"],
@@ -264,6 +267,7 @@ fn perft_shards_merge_into_the_whole_count_and_divide() {
         assert_eq!(merged["nodes"], whole["nodes"], "{n} shards");
         assert_eq!(merged["divide"], whole["divide"], "{n} shards");
         assert_eq!(merged["merged_from"], n);
+        assert!(perft_schema().is_valid(&merged), "{merged}");
         // The text form: the divide, then the count.
         let mut args = vec!["merge"];
         args.extend(files.iter().map(String::as_str));
@@ -295,4 +299,14 @@ fn perft_shards_merge_into_the_whole_count_and_divide() {
         &["merge", &a, &b, "--format", "junit"],
         "there is no junit perft report",
     );
+}
+
+/// The published schema of `seams perft --json`, which shard reports and
+/// merged ones follow too.
+fn perft_schema() -> jsonschema::Validator {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("conformance/schema/perft-report.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    jsonschema::draft202012::new(&schema).expect("the schema compiles")
 }
