@@ -172,7 +172,7 @@ impl Tables {
             })
             .collect();
         let depth = data.zone_ranks as i8;
-        let zone = [Player::First, Player::Second].map(|p| {
+        let zone: [Vec<bool>; 2] = [Player::First, Player::Second].map(|p| {
             board
                 .cells()
                 .map(|c| {
@@ -340,6 +340,15 @@ impl Tables {
                 }
             }
         }
+    }
+
+    /// Whether a move of `owner`'s from `from` to `to` neither starts nor
+    /// ends in the owner's promotion zone: then it can carry no promotion
+    /// or switch, only none (see [`Tables::changes`]).
+    #[inline]
+    pub fn outside_zone(&self, owner: Player, from: CellId, to: CellId) -> bool {
+        let zone = &self.zone[owner.index()];
+        !zone[from.index()] && !zone[to.index()]
     }
 
     /// The changes a move of `p` from `from` to `to` may carry: promotion
@@ -664,12 +673,22 @@ fn count_legal(t: &Tables, data: &VariantData, pos: &mut Position) -> u64 {
         dests.clear();
         t.destinations(pos, from, &mut dests);
         for &to in &dests {
-            let changes = t.changes(data, p, from, to);
-            let Some(&change) = changes.as_slice().first() else {
-                continue;
+            let (n, change) = if t.outside_zone(me, from, to) {
+                // As `changes` would find: the move as it is, unless it
+                // leaves the piece unable to move.
+                if !p.promoted && t.is_immobile(me, p.kind, to) {
+                    continue;
+                }
+                (1, Change::None)
+            } else {
+                let changes = t.changes(data, p, from, to);
+                match changes.as_slice().first() {
+                    Some(&first) => (changes.as_slice().len() as u64, first),
+                    None => continue,
+                }
             };
             if !exposes || is_legal(t, data, pos, TetraAction::Move { from, to, change }) {
-                total += changes.as_slice().len() as u64;
+                total += n;
             }
         }
     }
