@@ -9,10 +9,11 @@
 //!
 //! Legality is tested by playing a candidate on a scratch position and
 //! asking whether the mover's royal piece is attacked; out of check, only
-//! the candidates that could expose it (see [`legal`]) need the test. That question is
-//! answered by tracing outward from the royal cell — along each direction
-//! to the first piece, and back along each leap — and asking whether the
-//! piece found moves that way, never by generating the enemy's moves.
+//! the candidates that could expose it (see [`legal`]) need the test.
+//! That question is answered by tracing outward from the royal cell —
+//! along each direction to the first piece, and back along each leap —
+//! and asking whether the piece found moves that way, never by generating
+//! the enemy's moves.
 
 use crate::rules::Player;
 use crate::topology::CellId;

@@ -175,11 +175,11 @@ pub trait Variant: Send + Sync {
         action: &str,
     ) -> Result<Result<String, ActionError>, VariantError>;
     fn perft(&self, at: &At, depth: u32) -> Result<u64, VariantError>;
-    /// Perft below each legal action, sorted by action text.
     /// [`Variant::perft`] with a transposition table shared by whoever
     /// holds it ([`Rules::perft_hashed`]): the same count, sooner when
     /// positions repeat.
     fn perft_hashed(&self, at: &At, depth: u32, table: &PerftTable) -> Result<u64, VariantError>;
+    /// Perft below each legal action, sorted by action text.
     fn divide(&self, at: &At, depth: u32) -> Result<Vec<(String, u64)>, VariantError>;
     /// Canonical texts of all legal actions by the family's second path
     /// ([`Rules::independent_legal_actions`]), sorted; `None` without one.
