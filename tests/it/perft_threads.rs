@@ -310,3 +310,38 @@ fn perft_schema() -> jsonschema::Validator {
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     jsonschema::draft202012::new(&schema).expect("the schema compiles")
 }
+
+/// The deep counts kept in conformance/deep/ are perft reports with their
+/// divide, which adds up to the count PERFT.md gives.
+#[test]
+fn the_kept_deep_counts_are_whole_reports_that_add_up() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let perft_md = std::fs::read_to_string(root.join("conformance/PERFT.md")).unwrap();
+    let schema = perft_schema();
+    let mut kept = 0;
+    for entry in std::fs::read_dir(root.join("conformance/deep")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert!(schema.is_valid(&json), "{}", path.display());
+        let report = seams::variant::perft_report::parse("kept", &text).unwrap();
+        let divide = report
+            .divide
+            .as_ref()
+            .expect("a kept count lists its divide");
+        assert_eq!(
+            divide.values().sum::<u64>(),
+            report.nodes,
+            "{}",
+            path.display()
+        );
+        assert_eq!(divide.len(), report.roots, "{}", path.display());
+        let row = format!(
+            "| {} | {} | {} |",
+            report.variant, report.depth, report.nodes
+        );
+        assert!(perft_md.contains(&row), "PERFT.md lacks {row}");
+        kept += 1;
+    }
+    assert_eq!(kept, 2);
+}
