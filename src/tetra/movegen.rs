@@ -343,15 +343,6 @@ impl Tables {
         }
     }
 
-    /// Whether a move of `owner`'s from `from` to `to` neither starts nor
-    /// ends in the owner's promotion zone: then it can carry no promotion
-    /// or switch, only none (see [`Tables::changes`]).
-    #[inline]
-    pub fn outside_zone(&self, owner: Player, from: CellId, to: CellId) -> bool {
-        let zone = &self.zone[owner.index()];
-        !zone[from.index()] && !zone[to.index()]
-    }
-
     /// The changes a move of `p` from `from` to `to` may carry: promotion
     /// (TS-4.3, TS-4.4), switching (TH-4.1), or none; empty when the piece
     /// would be left unable to move.
@@ -365,16 +356,18 @@ impl Tables {
             out.len += 1;
         };
         let zone = &self.zone[p.owner.index()];
-        let touches_zone = zone[from.index()] || zone[to.index()];
         let stuck = !p.promoted && self.is_immobile(p.owner, p.kind, to);
         if !stuck {
             push(Change::None);
         }
-        if touches_zone && !p.promoted && data.promotes_to[p.kind.index()].is_some() {
+        // Promotion and switching need the zone; most moves miss it.
+        if !zone[from.index()] && !zone[to.index()] {
+            return out;
+        }
+        if !p.promoted && data.promotes_to[p.kind.index()].is_some() {
             push(Change::Promote);
         }
-        if touches_zone
-            && let Some(other) = data.switches_with[p.kind.index()]
+        if let Some(other) = data.switches_with[p.kind.index()]
             && !self.is_immobile(p.owner, other, to)
         {
             push(Change::Switch);
@@ -499,6 +492,16 @@ pub fn pseudo_legal(t: &Tables, data: &VariantData, pos: &Position, out: &mut Ve
             }
         }
     }
+    each_drop(t, data, pos, |kind, to| {
+        out.push(TetraAction::Drop { kind, to })
+    });
+}
+
+/// Calls `found` with every drop of the side to move: each form of each
+/// kind in its hand (a switching pair may drop as either) on each empty
+/// cell where that form could move again.
+fn each_drop(t: &Tables, data: &VariantData, pos: &Position, mut found: impl FnMut(Kind, CellId)) {
+    let me = pos.to_move;
     for &k in &data.kinds {
         if pos.hands[me.index()][k.index()] == 0 || data.hand_class(k) != k {
             continue;
@@ -508,7 +511,7 @@ pub fn pseudo_legal(t: &Tables, data: &VariantData, pos: &Position, out: &mut Ve
             for (i, sq) in pos.board.iter().enumerate() {
                 let to = CellId(i as u16);
                 if sq.is_none() && !t.is_immobile(me, form, to) {
-                    out.push(TetraAction::Drop { kind: form, to });
+                    found(form, to);
                 }
             }
         }
@@ -674,48 +677,17 @@ fn count_legal(t: &Tables, data: &VariantData, pos: &mut Position) -> u64 {
         dests.clear();
         t.destinations(pos, from, &mut dests);
         for &to in &dests {
-            let (n, change) = if t.outside_zone(me, from, to) {
-                // As `changes` would find: the move as it is, unless it
-                // leaves the piece unable to move.
-                if !p.promoted && t.is_immobile(me, p.kind, to) {
-                    continue;
-                }
-                (1, Change::None)
-            } else {
-                let changes = t.changes(data, p, from, to);
-                match changes.as_slice().first() {
-                    Some(&first) => (changes.as_slice().len() as u64, first),
-                    None => continue,
-                }
+            let changes = t.changes(data, p, from, to);
+            let (n, change) = match changes.as_slice().first() {
+                Some(&first) => (changes.as_slice().len() as u64, first),
+                None => continue,
             };
             if !exposes || is_legal(t, data, pos, TetraAction::Move { from, to, change }) {
                 total += n;
             }
         }
     }
-    total + count_drops(t, data, pos)
-}
-
-/// The number of drops of the side to move, as [`pseudo_legal`] lists them.
-fn count_drops(t: &Tables, data: &VariantData, pos: &Position) -> u64 {
-    let me = pos.to_move;
-    let mut total = 0u64;
-    for &k in &data.kinds {
-        if pos.hands[me.index()][k.index()] == 0 || data.hand_class(k) != k {
-            continue;
-        }
-        for form in [Some(k), data.switches_with[k.index()]]
-            .into_iter()
-            .flatten()
-        {
-            let open = pos
-                .board
-                .iter()
-                .enumerate()
-                .filter(|&(i, sq)| sq.is_none() && !t.is_immobile(me, form, CellId(i as u16)))
-                .count();
-            total += open as u64;
-        }
-    }
-    total
+    let mut drops = 0;
+    each_drop(t, data, pos, |_, _| drops += 1);
+    total + drops
 }
