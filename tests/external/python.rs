@@ -20,6 +20,10 @@ use libtest_mimic::{Completion, Failed, Trial};
 /// A named check of this harness, run as a libtest trial.
 type Check = (&'static str, fn() -> Result<(), Failed>);
 
+/// A check that may find what it needs missing when it runs, and then
+/// reports itself ignored with the reason.
+type IgnorableCheck = (&'static str, fn() -> Result<Completion, Failed>);
+
 /// The trials, ignored with the reason in their names without `python3`.
 pub fn trials() -> Vec<Trial> {
     let python = Command::new("python3")
@@ -54,22 +58,24 @@ pub fn trials() -> Vec<Trial> {
             }
         })
         .collect();
-    let name = "the_kit_installs_into_a_fresh_venv_and_its_example_engine_passes_geometry";
-    let installed = the_kit_installs_into_a_fresh_venv_and_its_example_engine_passes_geometry;
-    trials.push(if python {
-        Trial::ignorable_test(name, installed)
-    } else {
-        Trial::ignorable_test(format!("{name} (needs python3 on PATH)"), installed)
-            .with_ignored_flag(true)
-    });
-    let name = "the_deep_perft_script_counts_by_shards_with_tables_and_merges";
-    let deep = the_deep_perft_script_counts_by_shards_with_tables_and_merges;
-    trials.push(if python {
-        Trial::ignorable_test(name, deep)
-    } else {
-        Trial::ignorable_test(format!("{name} (needs python3 on PATH)"), deep)
-            .with_ignored_flag(true)
-    });
+    let ignorable: [IgnorableCheck; 2] = [
+        (
+            "the_kit_installs_into_a_fresh_venv_and_its_example_engine_passes_geometry",
+            the_kit_installs_into_a_fresh_venv_and_its_example_engine_passes_geometry,
+        ),
+        (
+            "the_deep_perft_script_counts_by_shards_with_tables_and_merges",
+            the_deep_perft_script_counts_by_shards_with_tables_and_merges,
+        ),
+    ];
+    trials.extend(ignorable.into_iter().map(|(name, f)| {
+        if python {
+            Trial::ignorable_test(name, f)
+        } else {
+            Trial::ignorable_test(format!("{name} (needs python3 on PATH)"), f)
+                .with_ignored_flag(true)
+        }
+    }));
     trials
 }
 
