@@ -319,8 +319,8 @@ pub trait Rules: Send + Sync {
     /// evidence rather than one count twice; `None` when the family has
     /// only one path. Chess, surface shogi and the tetrahedral variants
     /// make every candidate and test the king (their perft tests only the
-    /// candidates that could expose it). Kyoto has one path: its second count is
-    /// Fairy-Stockfish's (conformance/PERFT.md).
+    /// candidates that could expose it). Kyoto has one path: its second
+    /// count is Fairy-Stockfish's (conformance/PERFT.md).
     fn independent_legal_actions(&self, _pos: &Self::Position) -> Option<Vec<Self::Action>> {
         None
     }
