@@ -28,12 +28,8 @@ impl Audit<Position> for KyotoRules {
         let owner = |c: CellId| pos.board[c.index()].map(|p| p.owner);
         let slides = |line: &Line, _: Dir| {
             pos.board[line.far.index()].is_some_and(|slider| {
-                let toward_king = Self::facing(slider.owner).absolute(line.arrival.opposite());
-                slider
-                    .face
-                    .movement(slider.owner)
-                    .rays
-                    .contains(toward_king)
+                let toward_king = line.arrival.opposite();
+                self.form(slider).capture_rays() & (1 << toward_king.index()) != 0
             })
         };
         let kings = [Player::First, Player::Second].map(|p| pos.king(p).map(|k| CellId(k as u16)));

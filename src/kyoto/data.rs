@@ -1,5 +1,6 @@
 //! The family's spec data: one TOML file per variant in `spec/kyoto/`
-//! (board, setup, flip table, repetition rule, optional `[values]`), its
+//! (board, setup, flip table, each face's movement, repetition rule,
+//! optional `[values]`), its
 //! serde form and its validation into a [`KyotoRules`]. Apart from the
 //! rules because reading a file happens once, when a variant is built, and
 //! every rejection names the file and the entry; no rule reads the TOML.
@@ -12,6 +13,7 @@ use serde::Deserialize;
 
 use crate::checks::Checks;
 use crate::geometry::Geometry;
+use crate::movement::square::{self, Form};
 use crate::spec::Library;
 
 use super::KyotoRules;
@@ -46,11 +48,21 @@ struct VariantFile {
     rules_version: String,
     setup: Vec<Face>,
     flips: BTreeMap<Face, Face>,
+    /// Each face's movement (KY-3, MV), by face name.
+    pieces: BTreeMap<Face, PieceFile>,
     repetition: RepetitionFile,
     /// Face values, read only by the practice opponent (see
     /// [`crate::values`]); absent, every face but the king's is worth 100.
     #[serde(default)]
     values: Option<toml::Value>,
+}
+
+/// `[pieces.<face>]`: how one face moves, in the movement language of
+/// `spec/movement/rules.md`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PieceFile {
+    moves: String,
 }
 
 /// A variant file that does not describe a Kyoto variant.
@@ -100,6 +112,18 @@ impl KyotoRules {
                 flip(face, &data.flips).map_err(|m| fail(&format!("flips.{}", face.name()), m)),
             );
         }
+        let forms = checks.take_all(
+            geo.as_ref()
+                .map_or(Ok(Default::default()), |g| {
+                    face_forms(&data.pieces, g.board())
+                })
+                .map_err(|errors| {
+                    errors
+                        .into_iter()
+                        .map(|(entry, m)| fail(&entry, m))
+                        .collect()
+                }),
+        );
         if data.repetition.occurrence < 2 {
             checks.push(fail(
                 "repetition.occurrence",
@@ -112,7 +136,8 @@ impl KyotoRules {
                 .map(|e| fail(&e.field, e.message))
                 .collect()
         }));
-        let (Some(geo), Some(setup), Some(values)) = (geo, setup, values) else {
+        let (Some(geo), Some(setup), Some(forms), Some(values)) = (geo, setup, forms, values)
+        else {
             return Err(checks.into_errors());
         };
         let hand_values = Token::ALL.map(|t| {
@@ -125,12 +150,40 @@ impl KyotoRules {
             geo,
             setup,
             flips: data.flips,
+            forms,
             repetition_at: data.repetition.occurrence,
             repetition: data.repetition.rule,
             values,
             hand_values,
             mutant_flip_on_drop: false,
         })
+    }
+}
+
+/// `[pieces]`: every face once, its movement compiled for the board in
+/// both facings (the first player's pieces face up, the second's down);
+/// each entry is checked on its own.
+fn face_forms(
+    pieces: &BTreeMap<Face, PieceFile>,
+    board: &crate::topology::Board,
+) -> Result<[[Form; 2]; 9], Vec<(String, String)>> {
+    let mut forms: [[Form; 2]; 9] = Default::default();
+    let mut errors = Vec::new();
+    for face in Face::ALL {
+        let entry = format!("pieces.{}", face.name());
+        let Some(piece) = pieces.get(&face) else {
+            errors.push((entry, "missing: every face needs its movement".into()));
+            continue;
+        };
+        match square::compile_text(&piece.moves, board.name()) {
+            Ok(c) => forms[face as usize] = c.forms,
+            Err(e) => errors.push((format!("{entry}.moves"), e.to_string())),
+        }
+    }
+    if errors.is_empty() {
+        Ok(forms)
+    } else {
+        Err(errors)
     }
 }
 

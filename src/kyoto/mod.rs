@@ -47,6 +47,8 @@ pub struct KyotoRules {
     geo: Geometry,
     setup: [Face; SIZE],
     flips: BTreeMap<Face, Face>,
+    /// `forms[face][facing]`: each face's compiled movement (`[pieces]`).
+    forms: [[crate::movement::square::Form; 2]; 9],
     repetition_at: u32,
     repetition: RepetitionRule,
     /// `values[face as usize]`: what a face on the board is worth to the
@@ -72,6 +74,12 @@ impl KyotoRules {
             Player::First => Facing::Up,
             Player::Second => Facing::Down,
         }
+    }
+
+    /// How `p` moves: its face's form in its owner's facing.
+    #[inline]
+    fn form(&self, p: Piece) -> &crate::movement::square::Form {
+        &self.forms[p.face as usize][p.owner.index()]
     }
 
     /// The face a piece shows after it moves.

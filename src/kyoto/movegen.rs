@@ -5,10 +5,9 @@
 //! `mod.rs`. Apart so that the hot path of generation reads in one place;
 //! [`attacks`](super::attacks) and the design facts reuse `targets`.
 
-use crate::geometry::KnightWord;
-use crate::movement::for_each_on_ray;
+use crate::movement::square;
 use crate::rules::Player;
-use crate::topology::{CellId, Dir};
+use crate::topology::CellId;
 
 use super::KyotoRules;
 use super::pieces::{Face, Piece, Token};
@@ -32,28 +31,21 @@ impl KyotoRules {
         piece: Piece,
         out: &mut Vec<CellId>,
     ) {
-        let geo = &self.geo;
-        let facing = Self::facing(piece.owner);
-        let m = piece.face.movement(piece.owner);
-        for rel in m.steps.iter() {
-            if let Some(s) = geo.step(from, facing.absolute(rel)) {
-                out.push(s.to);
-            }
-        }
         let occupied = |c: CellId| board[c.index()].is_some();
-        for rel in m.rays.iter() {
-            for_each_on_ray(geo, from, facing.absolute(rel), &occupied, |l| {
-                out.push(l.cell)
-            });
-        }
-        if m.knight {
-            for short in [Dir::E, Dir::W] {
-                let word = KnightWord::new(facing.absolute(Dir::N), short);
-                if let Some(s) = geo.knight(from, word) {
-                    out.push(s.to);
+        // Every shipped face moves and captures alike; a `m` or `c` term
+        // keeps to its own kind of landing.
+        square::targets(
+            &self.geo,
+            from,
+            self.form(piece),
+            &occupied,
+            &mut |l, mode| {
+                let taken = board[l.cell.index()].is_some();
+                if mode.allows(taken) {
+                    out.push(l.cell);
                 }
-            }
-        }
+            },
+        );
     }
 
     /// Moves and drops before the king-safety filter.

@@ -1,16 +1,14 @@
 //! Kyoto pieces: two-faced tokens whose face decides how they move.
 //!
-//! Every non-king token has two faces and shows one of them. Each face moves
-//! exactly like an unpromoted standard shogi piece (the tokin like a gold),
-//! so movement is borrowed from [`crate::shogi::pieces`]; what is particular
-//! to Kyoto is which faces share a token, and that the face turns over after
-//! every move (the flip table lives in the variant data, `KY-3.1`).
+//! Every non-king token has two faces and shows one of them. How each face
+//! moves is data (`[pieces.<face>]` in the variant file, in the movement
+//! language of `spec/movement/rules.md`); what is particular to Kyoto is
+//! which faces share a token, and that the face turns over after every
+//! move (the flip table lives in the variant data too, `KY-3.1`).
 
 use serde::{Deserialize, Serialize};
 
-use crate::movement::Facing;
 use crate::rules::Player;
-use crate::shogi::pieces::{Kind, Movement, Piece as ShogiPiece};
 
 /// A face a token can show.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug, Serialize, Deserialize)]
@@ -92,31 +90,6 @@ impl Face {
             Face::Gold | Face::Knight => Some(Token::GoldKnight),
             Face::Pawn | Face::Rook => Some(Token::PawnRook),
         }
-    }
-
-    /// The standard shogi piece whose moves this face has.
-    fn moves_like(self) -> Kind {
-        match self {
-            Face::King => Kind::King,
-            Face::Tokin | Face::Gold => Kind::Gold,
-            Face::Lance => Kind::Lance,
-            Face::Silver => Kind::Silver,
-            Face::Bishop => Kind::Bishop,
-            Face::Knight => Kind::Knight,
-            Face::Pawn => Kind::Pawn,
-            Face::Rook => Kind::Rook,
-        }
-    }
-
-    /// How the face moves, in its owner's frame (north = toward the enemy).
-    pub fn movement(self, owner: Player) -> Movement {
-        ShogiPiece {
-            owner,
-            kind: self.moves_like(),
-            promoted: false,
-            facing: Facing::Up,
-        }
-        .movement()
     }
 
     /// The notation letter of a face (drops are written with it: `T*c3`).

@@ -22,7 +22,7 @@ use crate::topology::CellId;
 
 use super::ShogiRules;
 use super::movegen::Action;
-use super::pieces::{Piece, has_facing};
+use super::pieces::Piece;
 use super::position::Position;
 
 /// The display arrow of every king, rook and bishop of one position,
@@ -47,12 +47,12 @@ impl Arrows {
     }
 }
 
-/// Whether a piece carries a display arrow rather than a rule facing.
-fn has_arrow(p: Piece) -> bool {
-    !has_facing(p.kind)
-}
-
 impl ShogiRules {
+    /// Whether a piece carries a display arrow rather than a rule facing.
+    fn has_arrow(&self, p: Piece) -> bool {
+        !self.has_facing(p.kind)
+    }
+
     /// The arrows of a position placed without history (the initial
     /// position, an edited setup, any position text): every king, rook and
     /// bishop points its owner's drop facing.
@@ -62,7 +62,7 @@ impl ShogiRules {
                 .board
                 .iter()
                 .map(|slot| {
-                    slot.filter(|&p| has_arrow(p))
+                    slot.filter(|&p| self.has_arrow(p))
                         .map(|p| self.drop_facing(p.owner))
                 })
                 .collect(),
@@ -98,7 +98,7 @@ impl ShogiRules {
         let mut by_cell = before.by_cell.clone();
         match *action {
             Action::Move { from, to, .. } => {
-                let carried = pos.piece_at(from).filter(|&p| has_arrow(p)).map(|p| {
+                let carried = pos.piece_at(from).filter(|&p| self.has_arrow(p)).map(|p| {
                     // Arrows of another position than `pos` miss
                     // this piece: it is then read as just placed.
                     let arrow = before.at(from).unwrap_or(self.drop_facing(p.owner));
@@ -112,7 +112,8 @@ impl ShogiRules {
                 by_cell[to.index()] = carried;
             }
             Action::Drop { kind, to } => {
-                by_cell[to.index()] = (!has_facing(kind)).then(|| self.drop_facing(pos.to_move));
+                by_cell[to.index()] =
+                    (!self.has_facing(kind)).then(|| self.drop_facing(pos.to_move));
             }
         }
         Arrows { by_cell }

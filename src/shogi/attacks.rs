@@ -7,16 +7,19 @@
 //! seam is an involution (the gluing, the two-order diagonals and the
 //! L,S,L knight words all retrace themselves; `tests/it/shogi.rs` checks this
 //! on every board). So the engine traces the eight rays and eight knight
-//! words from the target once and asks each piece it meets whether its own
-//! movement contains the reversed step.
+//! words from the target once and asks each piece it meets whether its
+//! compiled form ([`crate::movement::square::Form`]) holds the reversed
+//! step. Terms the masks do not hold (limited rides, long leapers,
+//! two-stage moves) are checked forwards, and only on a board where some
+//! kind has one.
 
 use crate::geometry::KnightWord;
-use crate::movement::for_each_on_ray;
+use crate::movement::{for_each_on_ray, square};
 use crate::rules::Player;
 use crate::topology::{CellId, Dir};
 
 use super::ShogiRules;
-use super::pieces::{Kind, Piece};
+use super::pieces::Piece;
 use super::position::Position;
 
 impl ShogiRules {
@@ -61,10 +64,10 @@ impl ShogiRules {
                     return;
                 }
                 // The attacker moves back along the reversed arrival direction.
-                let back = l.transport.apply(d).opposite();
-                let rel = p.facing.absolute(back);
-                let m = p.movement();
-                if m.rays.contains(rel) || (is_first && m.steps.contains(rel)) {
+                let back = 1 << l.transport.apply(d).opposite().index();
+                let form = self.form(p);
+                if form.capture_rays() & back != 0 || (is_first && form.capture_steps() & back != 0)
+                {
                     hit = Some(l.cell);
                 }
             });
@@ -81,10 +84,30 @@ impl ShogiRules {
             let Some(p) = board[s.to.index()] else {
                 continue;
             };
-            if p.owner == by && p.kind == Kind::Knight && !p.promoted {
-                // The reversed word's long letter must be the knight's forward.
-                let long_back = s.transport.apply(w.long).opposite();
-                if long_back == p.facing.absolute(Dir::N) && found(s.to) {
+            if p.owner == by {
+                // The word back is the arrival's letters reversed.
+                let t = s.transport;
+                let back = KnightWord::new(t.apply(w.long).opposite(), t.apply(w.short).opposite());
+                if self.form(p).capture_knights() & (1 << back.index()) != 0 && found(s.to) {
+                    return true;
+                }
+            }
+        }
+        if self.pieces.has_other {
+            for (i, slot) in board.iter().enumerate() {
+                let Some(p) = *slot else { continue };
+                let form = self.form(p);
+                if p.owner != by || form.other.is_empty() {
+                    continue;
+                }
+                let from = CellId(i as u16);
+                let mut hit = false;
+                for o in &form.other {
+                    square::other_targets(geo, from, o, &occupied, &mut |l, mode| {
+                        hit |= l.cell == target && mode.allows(true);
+                    });
+                }
+                if hit && found(from) {
                     return true;
                 }
             }

@@ -27,8 +27,8 @@ impl Audit<Position> for ShogiRules {
         // The slider moves back along the reversed arrival direction.
         let slides = |line: &Line, _: Dir| {
             pos.board[line.far.index()].is_some_and(|slider| {
-                let toward_king = slider.facing.absolute(line.arrival.opposite());
-                slider.movement().rays.contains(toward_king)
+                let toward_king = line.arrival.opposite();
+                self.form(slider).capture_rays() & (1 << toward_king.index()) != 0
             })
         };
         shields_around(&self.geo, &occupied, pos.kings, &owner, &slides, &|c| {

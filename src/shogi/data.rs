@@ -17,6 +17,7 @@ use super::facing_index;
 use super::pieces::{Kind, Piece};
 use crate::checks::Checks;
 use crate::movement::Facing;
+use crate::movement::square::{self, Form};
 use crate::rules::Player;
 use crate::topology::{Board, CellId};
 
@@ -33,6 +34,8 @@ pub struct VariantFile {
     pub drop_facing: DropFacing,
     pub setup: SetupFile,
     pub promotion: PromotionFile,
+    /// Each kind's movement, by kind name (SS-3, MV).
+    pub pieces: BTreeMap<String, PieceFile>,
     #[serde(default)]
     pub dead_ranks: BTreeMap<String, DeadRanksFile>,
     /// Piece values by kind name, read only by the practice opponent (see
@@ -73,6 +76,98 @@ pub struct RowFile {
 pub struct PromotionFile {
     pub first: Vec<String>,
     pub second: Vec<String>,
+}
+
+/// `[pieces.<kind>]`: how one kind moves, in the movement language of
+/// `spec/movement/rules.md`, and how it moves promoted when it promotes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceFile {
+    pub moves: String,
+    /// The promoted movement; absent, the kind never promotes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promoted: Option<String>,
+}
+
+/// Every kind's movement compiled for the variant's board: the forms by
+/// kind, promotion and facing, and what follows from them.
+#[derive(Clone, Debug)]
+pub struct PieceTable {
+    /// `forms[kind][promoted][facing]`; a kind that never promotes has its
+    /// own movement in both promotion slots.
+    pub forms: [[[Form; 2]; 2]; 8],
+    /// The kind has a promoted movement.
+    pub can_promote: [bool; 8],
+    /// Some form of the kind moves differently in the two facings, so its
+    /// facing is part of its state (SS-I1).
+    pub has_facing: [bool; 8],
+    /// Some form has a term outside the masks, so attack detection must
+    /// also look forwards.
+    pub has_other: bool,
+    /// The movement texts as written: `moves` and `promoted`, by kind.
+    pub texts: [(String, Option<String>); 8],
+}
+
+/// `[pieces]`: every kind once, each movement read and compiled for the
+/// board (MV); every entry is checked on its own, and a movement error
+/// names the character it stopped at.
+pub(super) fn piece_table(
+    file: &str,
+    pieces: &BTreeMap<String, PieceFile>,
+    board: &Board,
+) -> Result<PieceTable, Vec<DataError>> {
+    let mut checks = Checks::new();
+    for name in pieces.keys() {
+        if Kind::ALL.iter().all(|k| k.name() != name) {
+            let known = crate::names::Known::new(name, Kind::ALL.iter().map(|k| k.name()));
+            checks.push(error(
+                file,
+                &format!("pieces.{name}"),
+                format!("unknown piece kind '{name}' ({known})"),
+            ));
+        }
+    }
+    let mut table = PieceTable {
+        forms: Default::default(),
+        can_promote: [false; 8],
+        has_facing: [false; 8],
+        has_other: false,
+        texts: Default::default(),
+    };
+    for kind in Kind::ALL {
+        let field = format!("pieces.{}", kind.name());
+        let Some(entry) = pieces.get(kind.name()) else {
+            checks.push(error(
+                file,
+                &field,
+                "missing: every kind needs its movement".into(),
+            ));
+            continue;
+        };
+        let read = |key: &str, text: &str| {
+            square::compile_text(text, board.name())
+                .map_err(|x| error(file, &format!("{field}.{key}"), x.to_string()))
+        };
+        let own = checks.take(read("moves", &entry.moves));
+        let promoted = match &entry.promoted {
+            Some(text) => checks.take(read("promoted", text)).map(Some),
+            None => Some(None),
+        };
+        let (Some(own), Some(promoted)) = (own, promoted) else {
+            continue;
+        };
+        let k = kind as usize;
+        table.texts[k] = (entry.moves.clone(), entry.promoted.clone());
+        table.can_promote[k] = promoted.is_some();
+        table.has_facing[k] =
+            own.depends_on_facing() || promoted.as_ref().is_some_and(|p| p.depends_on_facing());
+        let up = promoted.as_ref().unwrap_or(&own);
+        table.has_other |= [&own, up]
+            .iter()
+            .any(|c| c.forms.iter().any(|f| !f.other.is_empty()));
+        table.forms[k] = [own.forms.clone(), up.forms.clone()];
+    }
+    checks.finish(table)
 }
 
 /// Dead ranks of one kind, per facing.
@@ -237,11 +332,14 @@ pub(super) fn dead_ranks(
     file: &str,
     dead_ranks: &BTreeMap<String, DeadRanksFile>,
     board: &Board,
+    can_promote: &[bool; 8],
 ) -> Result<[[u128; 2]; 8], Vec<DataError>> {
     let mut dead = [[0u128; 2]; 8];
     let mut checks = Checks::new();
     for (name, ranks) in dead_ranks {
-        if let Some((kind, bits)) = checks.take(dead_ranks_of(file, name, ranks, board)) {
+        if let Some((kind, bits)) =
+            checks.take(dead_ranks_of(file, name, ranks, board, can_promote))
+        {
             dead[kind as usize] = bits;
         }
     }
@@ -254,6 +352,7 @@ fn dead_ranks_of(
     name: &str,
     ranks: &DeadRanksFile,
     board: &Board,
+    can_promote: &[bool; 8],
 ) -> Result<(Kind, [u128; 2]), DataError> {
     let field = format!("dead-ranks.{name}");
     let e = |message: String| error(file, &field, message);
@@ -261,7 +360,7 @@ fn dead_ranks_of(
         .into_iter()
         .find(|k| k.name() == name)
         .ok_or_else(|| e(format!("unknown piece kind '{name}'")))?;
-    if !kind.can_promote() {
+    if !can_promote[kind as usize] {
         return Err(e("only a piece that can promote can be forced to".into()));
     }
     let mut bits = [0u128; 2];

@@ -30,6 +30,7 @@ pub mod text;
 use crate::checks::Checks;
 use crate::geometry::Geometry;
 use crate::movement::Facing;
+use crate::movement::square::Form;
 use crate::rules::{ActionError, GameResult, History, Key, Player, PositionError, Rules};
 use crate::spec::Library;
 use crate::topology::{CellId, Dir};
@@ -52,6 +53,8 @@ pub struct ShogiRules {
     band: [Vec<bool>; 2],
     /// `dead[kind][facing]`: bit `r` set when rank `r` (1-based) is dead.
     dead: [[u128; 2]; 8],
+    /// Every kind's movement, compiled for the board (`[pieces]`, MV).
+    pieces: data::PieceTable,
     /// The nifu file of each cell: the index of its north orbit.
     file_of: Vec<u16>,
     /// Φ on cells: files and ranks reversed, sheets exchanged.
@@ -113,15 +116,27 @@ impl ShogiRules {
         let drop_facing = checks.take(data::drop_facings(file, &vf.drop_facing));
         let band =
             board.and_then(|b| checks.take_all(data::promotion_bands(file, &vf.promotion, b)));
-        let dead = board.and_then(|b| checks.take_all(data::dead_ranks(file, &vf.dead_ranks, b)));
-        let values = read_values(vf.values.as_ref())
-            .map_err(|errors| errors.into_iter().map(|x| e(&x.field, x.message)).collect());
-        let values = checks.take_all(values);
+        let pieces = board.and_then(|b| checks.take_all(data::piece_table(file, &vf.pieces, b)));
+        let dead = board.zip(pieces.as_ref()).and_then(|(b, p)| {
+            checks.take_all(data::dead_ranks(file, &vf.dead_ranks, b, &p.can_promote))
+        });
+        let values = pieces.as_ref().and_then(|p| {
+            let values = read_values(vf.values.as_ref(), &p.can_promote)
+                .map_err(|errors| errors.into_iter().map(|x| e(&x.field, x.message)).collect());
+            checks.take_all(values)
+        });
         let written_facing = [vf.drop_facing.first, vf.drop_facing.second];
         let cells = board
             .and_then(|b| checks.take_all(data::setup_cells(file, &vf.setup, b, written_facing)));
-        let (Some(geo), Some(drop_facing), Some(band), Some(dead), Some(values), Some(cells)) =
-            (geo, drop_facing, band, dead, values, cells)
+        let (
+            Some(geo),
+            Some(drop_facing),
+            Some(band),
+            Some(pieces),
+            Some(dead),
+            Some(values),
+            Some(cells),
+        ) = (geo, drop_facing, band, pieces, dead, values, cells)
         else {
             return Err(checks.into_errors());
         };
@@ -162,6 +177,7 @@ impl ShogiRules {
             drop_facing,
             band,
             dead,
+            pieces,
             file_of,
             phi,
             fixed_facing,
@@ -215,6 +231,35 @@ impl ShogiRules {
         self.dead[kind as usize][facing_index(f)] >> rank & 1 == 1
     }
 
+    /// How `p` moves where it stands: its kind's compiled movement,
+    /// promoted or not, in its facing.
+    #[inline]
+    pub fn form(&self, p: Piece) -> &Form {
+        &self.pieces.forms[p.kind as usize][usize::from(p.promoted)][facing_index(p.facing)]
+    }
+
+    /// Whether `kind` has a promoted movement (`[pieces]`, SS-5).
+    pub fn can_promote(&self, kind: Kind) -> bool {
+        self.pieces.can_promote[kind as usize]
+    }
+
+    /// The movement text of `kind` as the variant writes it (MV).
+    pub fn moves_text(&self, kind: Kind) -> &str {
+        &self.pieces.texts[kind as usize].0
+    }
+
+    /// The promoted movement text of `kind`, when it promotes.
+    pub fn promoted_text(&self, kind: Kind) -> Option<&str> {
+        self.pieces.texts[kind as usize].1.as_deref()
+    }
+
+    /// Whether a piece of `kind` moves by its facing, so that the facing is
+    /// part of its state (SS-I1): derived from its movement.
+    #[inline]
+    pub fn has_facing(&self, kind: Kind) -> bool {
+        self.pieces.has_facing[kind as usize]
+    }
+
     /// The nifu file of a cell (index of its north orbit).
     pub fn file_of(&self, c: CellId) -> u16 {
         self.file_of[c.index()]
@@ -245,11 +290,12 @@ impl ShogiRules {
 /// `values[promoted][kind as usize]`.
 fn read_values(
     table: Option<&toml::Value>,
+    can_promote: &[bool; 8],
 ) -> Result<[[i32; 8]; 2], Vec<crate::values::ValueError>> {
     let kinds = Kind::ALL.map(Kind::name);
     let promoting: Vec<&str> = Kind::ALL
         .into_iter()
-        .filter(|k| k.can_promote())
+        .filter(|&k| can_promote[k as usize])
         .map(Kind::name)
         .collect();
     let names = crate::values::Names {
@@ -259,7 +305,7 @@ fn read_values(
     };
     let read = crate::values::read_all(table, &names)?;
     Ok([false, true]
-        .map(|promoted| Kind::ALL.map(|k| read.of(k.name(), promoted && k.can_promote()))))
+        .map(|promoted| Kind::ALL.map(|k| read.of(k.name(), promoted && can_promote[k as usize]))))
 }
 
 impl ShogiRules {

@@ -8,8 +8,9 @@
 //! legal action. The filter plays each candidate on one scratch board and
 //! takes it back, so no position is copied per candidate.
 
-use crate::geometry::KnightWord;
-use crate::movement::{Facing, for_each_on_ray};
+use crate::movement::lang::Mode;
+use crate::movement::square;
+use crate::movement::{Facing, Landing, for_each_on_ray};
 use crate::rules::Player;
 use crate::topology::{CellId, Dir, Transport};
 
@@ -52,7 +53,9 @@ impl Action {
 impl ShogiRules {
     /// Calls `visit(cell, transport)` for every cell `piece` on `from` can
     /// land on by its movement, occupied or not (the first occupied cell of a
-    /// ray included, nothing beyond it). The same cell may come more than once.
+    /// ray included, nothing beyond it), whatever the landing allows: every
+    /// shipped kind moves and captures alike. The same cell may come more
+    /// than once.
     pub fn piece_targets(
         &self,
         board: &[Option<Piece>],
@@ -60,31 +63,21 @@ impl ShogiRules {
         piece: Piece,
         visit: &mut dyn FnMut(CellId, Transport),
     ) {
-        let geo = &self.geo;
-        let m = piece.movement();
-        for rel in m.steps.iter() {
-            if let Some(s) = geo.step(from, piece.facing.absolute(rel))
-                && s.to != from
-            {
-                visit(s.to, s.transport);
-            }
-        }
-        if m.rays.0 != 0 {
-            let occupied = |c: CellId| board[c.index()].is_some();
-            for rel in m.rays.iter() {
-                for_each_on_ray(geo, from, piece.facing.absolute(rel), &occupied, |l| {
-                    visit(l.cell, l.transport)
-                });
-            }
-        }
-        if m.knight {
-            let long = piece.facing.absolute(Dir::N);
-            for short in [Dir::E, Dir::W] {
-                if let Some(s) = geo.knight(from, KnightWord::new(long, short)) {
-                    visit(s.to, s.transport);
-                }
-            }
-        }
+        self.piece_landings(board, from, piece, &mut |l, _| visit(l.cell, l.transport));
+    }
+
+    /// Every landing of `piece` on `from` by its compiled movement, with
+    /// the mode of the term that reached it (MV-3).
+    #[inline]
+    pub fn piece_landings(
+        &self,
+        board: &[Option<Piece>],
+        from: CellId,
+        piece: Piece,
+        visit: &mut dyn FnMut(Landing, Mode),
+    ) {
+        let occupied = |c: CellId| board[c.index()].is_some();
+        square::targets(&self.geo, from, self.form(piece), &occupied, visit);
     }
 
     /// Every action the movement, capture, promotion and drop rules allow,
@@ -133,13 +126,16 @@ impl ShogiRules {
     fn piece_pseudo(&self, pos: &Position, from: CellId, p: Piece, out: &mut Vec<Action>) {
         let me = pos.to_move;
         let board = &pos.board;
-        self.piece_targets(board, from, p, &mut |to, t| {
-            if let Some(q) = board[to.index()]
-                && (q.owner == me || q.kind == Kind::King)
-            {
-                return;
+        let has_facing = self.has_facing(p.kind);
+        let can_promote = self.can_promote(p.kind);
+        self.piece_landings(board, from, p, &mut |l, mode| {
+            let (to, t) = (l.cell, l.transport);
+            match board[to.index()] {
+                Some(q) if q.owner == me || q.kind == Kind::King || !mode.allows(true) => return,
+                None if !mode.allows(false) => return,
+                _ => {}
             }
-            let facing = if p.has_facing() {
+            let facing = if has_facing {
                 p.facing.transported(t)
             } else {
                 p.facing
@@ -152,7 +148,7 @@ impl ShogiRules {
                     facing,
                 })
             };
-            if p.promoted || !p.kind.can_promote() {
+            if p.promoted || !can_promote {
                 push(false);
             } else if self.is_dead(p.kind, facing, to) {
                 push(true);
@@ -376,7 +372,7 @@ impl ShogiRules {
                     if promote {
                         p.promoted = true;
                     }
-                    p.facing = if p.has_facing() {
+                    p.facing = if self.has_facing(p.kind) {
                         facing
                     } else {
                         self.drop_facing[me.index()]

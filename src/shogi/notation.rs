@@ -240,7 +240,7 @@ impl ShogiRules {
         // one ends with a mark (NT-I4). A mark on a piece that carries
         // facing is checked even where it is not needed (NT-I2).
         if let Some(f) = want_facing
-            && !piece.has_facing()
+            && !self.has_facing(piece.kind)
         {
             return Err(fail(
                 IllegalReason::Unreachable,

@@ -10,7 +10,7 @@ use crate::topology::file::AnyBoard;
 
 use super::ShogiRules;
 use super::movegen::Action;
-use super::pieces::{Kind, has_facing};
+use super::pieces::Kind;
 use super::position::Position;
 
 impl ShogiRules {
@@ -26,7 +26,7 @@ impl ShogiRules {
                     owner: p.owner,
                     label: p.kind.letter().to_string(),
                     promoted: p.promoted,
-                    facing: facing_if(facings && p.has_facing(), p.facing),
+                    facing: facing_if(facings && self.has_facing(p.kind), p.facing),
                     other_face: None,
                     royal: p.kind == Kind::King,
                     arrow: false,
@@ -36,26 +36,26 @@ impl ShogiRules {
     }
 }
 
-/// Every label a shogi picture draws, with the piece's name and, for a
-/// promoted piece, how it moves (SS-4.1, SS-4.5).
-fn names() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Kind::ALL
-        .iter()
-        .rev()
-        .map(|k| (k.letter().to_string(), k.name().to_string()))
-        .collect();
-    for k in Kind::ALL.iter().rev().filter(|k| k.can_promote()) {
-        let moves = match k {
-            Kind::Rook => "adds one-cell diagonals",
-            Kind::Bishop => "adds one-cell orthogonals",
-            _ => "moves as a gold",
-        };
-        out.push((
-            format!("+{}", k.letter()),
-            format!("promoted {}: {moves}", k.name()),
-        ));
+impl ShogiRules {
+    /// Every label a shogi picture draws, with the piece's name and, for a
+    /// promoted piece, how it moves in the movement language (SS-4.1,
+    /// SS-4.5, MV).
+    fn names(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Kind::ALL
+            .iter()
+            .rev()
+            .map(|k| (k.letter().to_string(), k.name().to_string()))
+            .collect();
+        for &k in Kind::ALL.iter().rev() {
+            if let Some(moves) = self.promoted_text(k) {
+                out.push((
+                    format!("+{}", k.letter()),
+                    format!("promoted {}: moves {moves}", k.name()),
+                ));
+            }
+        }
+        out
     }
-    out
 }
 
 impl Draw<Position, Action> for ShogiRules {
@@ -72,12 +72,12 @@ impl Draw<Position, Action> for ShogiRules {
         for owner in [Player::First, Player::Second] {
             let home = self.drop_facing(owner);
             for kind in Kind::ALL {
-                let promotions: &[bool] = if kind.can_promote() {
+                let promotions: &[bool] = if self.can_promote(kind) {
                     &[false, true]
                 } else {
                     &[false]
                 };
-                let facings = if !self.fixed_facing && has_facing(kind) {
+                let facings = if !self.fixed_facing && self.has_facing(kind) {
                     vec![home, home.reversed()]
                 } else {
                     vec![home]
@@ -94,7 +94,7 @@ impl Draw<Position, Action> for ShogiRules {
                             owner,
                             label: kind.letter().to_string(),
                             promoted,
-                            facing: facing_if(!self.fixed_facing && piece.has_facing(), facing),
+                            facing: facing_if(!self.fixed_facing && self.has_facing(kind), facing),
                             other_face: None,
                             double_step: None,
                         });
@@ -158,7 +158,7 @@ impl Draw<Position, Action> for ShogiRules {
             sides: [side(Player::First), side(Player::Second)],
             to_move: pos.to_move(),
             in_check: self.in_check(pos),
-            legend: names(),
+            legend: self.names(),
             shape: crate::rules::drawing::PieceShape::Pentagon,
         }
     }
@@ -172,8 +172,8 @@ impl Draw<Position, Action> for ShogiRules {
                 promote,
                 facing,
             } => {
-                let matters =
-                    !self.fixed_facing && pos.piece_at(from).is_some_and(|p| has_facing(p.kind));
+                let matters = !self.fixed_facing
+                    && pos.piece_at(from).is_some_and(|p| self.has_facing(p.kind));
                 ActionMark {
                     from: Some(b.cell_name(from).to_string()),
                     to: b.cell_name(to).to_string(),

@@ -1,15 +1,14 @@
-//! Piece kinds, pieces and their movement in the piece's own frame.
+//! Piece kinds and pieces.
 //!
 //! A [`Piece`] is an owner, a base [`Kind`], a promotion flag and a facing.
-//! Movement is written relative to the piece (north = forward) and turned
-//! into board directions with [`Facing::absolute`]. Kings, rooks and bishops
-//! (promoted or not) move the same whichever way they face, so they carry no
-//! rule-relevant facing: the engine stores their owner's default facing
-//! (see `SS-I1` in `spec/shogi/rules.md`).
+//! How a kind moves is data: the `[pieces]` table of each variant's file,
+//! in the movement language of `spec/movement/rules.md`, compiled once per
+//! board ([`super::data::PieceTable`]). A kind whose movement is the same
+//! in either facing carries no rule-relevant facing: the engine stores its
+//! owner's default facing (see `SS-I1` in `spec/shogi/rules.md`).
 
 use crate::movement::Facing;
 use crate::rules::Player;
-use crate::topology::Dir;
 
 /// The eight base kinds. Promotion is a flag on [`Piece`], never a kind.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
@@ -62,15 +61,6 @@ impl Kind {
         }
     }
 
-    pub fn can_promote(self) -> bool {
-        match self {
-            Kind::Pawn | Kind::Lance | Kind::Knight | Kind::Silver | Kind::Bishop | Kind::Rook => {
-                true
-            }
-            Kind::Gold | Kind::King => false,
-        }
-    }
-
     /// The upper-case letter (`P L N S G B R K`).
     pub fn letter(self) -> char {
         match self {
@@ -107,51 +97,6 @@ impl Kind {
     }
 }
 
-/// Relative directions as a bit set over [`Dir::index`].
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Default)]
-pub struct DirSet(pub u8);
-
-impl DirSet {
-    pub const EMPTY: DirSet = DirSet(0);
-
-    pub const fn of(dirs: &[Dir]) -> DirSet {
-        let mut bits = 0u8;
-        let mut i = 0;
-        while i < dirs.len() {
-            bits |= 1 << (dirs[i] as u8);
-            i += 1;
-        }
-        DirSet(bits)
-    }
-
-    #[inline]
-    pub fn contains(self, d: Dir) -> bool {
-        self.0 & (1 << d.index()) != 0
-    }
-
-    pub fn iter(self) -> impl Iterator<Item = Dir> {
-        Dir::ALL.into_iter().filter(move |d| self.contains(*d))
-    }
-}
-
-use Dir::{E, N, NE, NW, S, SE, SW, W};
-
-const ALL8: DirSet = DirSet::of(&[N, NE, E, SE, S, SW, W, NW]);
-const ORTHO: DirSet = DirSet::of(&[N, E, S, W]);
-const DIAG: DirSet = DirSet::of(&[NE, SE, SW, NW]);
-const GOLD: DirSet = DirSet::of(&[N, NE, NW, E, W, S]);
-const SILVER: DirSet = DirSet::of(&[N, NE, NW, SE, SW]);
-const FORWARD: DirSet = DirSet::of(&[N]);
-
-/// How a piece moves, in its own frame: single steps, rays, and whether it
-/// has the two forward knight jumps.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub struct Movement {
-    pub steps: DirSet,
-    pub rays: DirSet,
-    pub knight: bool,
-}
-
 /// A piece on the board.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub struct Piece {
@@ -162,36 +107,6 @@ pub struct Piece {
 }
 
 impl Piece {
-    /// The piece's movement in its own frame.
-    pub fn movement(self) -> Movement {
-        let (steps, rays, knight) = match (self.kind, self.promoted) {
-            (Kind::King, _) => (ALL8, DirSet::EMPTY, false),
-            (Kind::Gold, _)
-            | (Kind::Pawn, true)
-            | (Kind::Lance, true)
-            | (Kind::Knight, true)
-            | (Kind::Silver, true) => (GOLD, DirSet::EMPTY, false),
-            (Kind::Silver, false) => (SILVER, DirSet::EMPTY, false),
-            (Kind::Knight, false) => (DirSet::EMPTY, DirSet::EMPTY, true),
-            (Kind::Lance, false) => (DirSet::EMPTY, FORWARD, false),
-            (Kind::Pawn, false) => (FORWARD, DirSet::EMPTY, false),
-            (Kind::Rook, false) => (DirSet::EMPTY, ORTHO, false),
-            (Kind::Rook, true) => (DIAG, ORTHO, false),
-            (Kind::Bishop, false) => (DirSet::EMPTY, DIAG, false),
-            (Kind::Bishop, true) => (ORTHO, DIAG, false),
-        };
-        Movement {
-            steps,
-            rays,
-            knight,
-        }
-    }
-
-    /// Whether the piece's movement depends on its facing (`SS-I1`).
-    pub fn has_facing(self) -> bool {
-        has_facing(self.kind)
-    }
-
     /// The letter with promotion mark, upper case for the first player:
     /// `P`, `+p`, …
     pub fn text(self) -> String {
@@ -210,15 +125,6 @@ impl Piece {
             Player::First => c,
             Player::Second => c.to_ascii_lowercase(),
         });
-    }
-}
-
-/// Kings, rooks and bishops move the same in either facing; every other
-/// kind (promoted or not) moves by its facing.
-pub fn has_facing(kind: Kind) -> bool {
-    match kind {
-        Kind::King | Kind::Rook | Kind::Bishop => false,
-        Kind::Pawn | Kind::Lance | Kind::Knight | Kind::Silver | Kind::Gold => true,
     }
 }
 

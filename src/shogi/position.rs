@@ -130,14 +130,14 @@ impl ShogiRules {
             let Some(p) = slot else { continue };
             let c = CellId(i as u16);
             let place = || self.geo.board().cell_name(c);
-            if p.promoted && !p.kind.can_promote() {
+            if p.promoted && !self.can_promote(p.kind) {
                 return Err(err(
                     place(),
                     format!("a {} cannot be promoted", p.kind.name()),
                 ));
             }
             let default = self.drop_facing[p.owner.index()];
-            if !p.has_facing() {
+            if !self.has_facing(p.kind) {
                 p.facing = default;
             } else if self.fixed_facing && p.facing != default {
                 return Err(err(
@@ -225,7 +225,7 @@ impl ShogiRules {
             promoted,
             facing,
         };
-        if !p.has_facing() {
+        if !self.has_facing(kind) {
             p.facing = self.drop_facing[owner.index()];
         }
         p

@@ -83,7 +83,7 @@ impl ShogiRules {
     /// made for every position of a game: they are its repetition keys).
     fn push_piece_text(&self, out: &mut String, p: Piece) {
         p.push_text(out);
-        if p.has_facing() && p.facing != self.drop_facing[p.owner.index()] {
+        if self.has_facing(p.kind) && p.facing != self.drop_facing[p.owner.index()] {
             out.push(facing_mark(p.facing));
         }
     }
@@ -217,7 +217,7 @@ impl ShogiRules {
                     if let Some(&m) = chars.get(i)
                         && let Some(f) = parse_mark(m)
                     {
-                        if !super::pieces::has_facing(kind) {
+                        if !self.has_facing(kind) {
                             return Err(err(
                                 field,
                                 format!(

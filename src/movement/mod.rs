@@ -1,9 +1,17 @@
-//! Movement primitives over a [`Geometry`]: facing, rays and leaps.
+//! Movement over a [`Geometry`]: facing, rays and leaps, and the movement
+//! language every piece is written in (`spec/movement/rules.md`).
 //!
-//! These are the building blocks that rule families compose into piece moves.
-//! They know about occupancy (a predicate the caller supplies) but not about
-//! owners, captures or legality: a ray reports the first occupied cell it meets
-//! as its last landing, and the rule code decides whether that is a capture.
+//! [`lang`] reads a piece's movement text into terms; [`square`] compiles
+//! them once per facing for boards of square charts, and [`lattice`] for
+//! the tetrahedral board, into the tables every family's move generation
+//! and attack detection read. The primitives here know about occupancy (a
+//! predicate the caller supplies) but not about owners, captures or
+//! legality: a ray reports the first occupied cell it meets as its last
+//! landing, and the rule code decides whether that is a capture.
+
+pub mod lang;
+pub mod lattice;
+pub mod square;
 
 use std::collections::BTreeMap;
 use std::fmt;
