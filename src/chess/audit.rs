@@ -2,7 +2,6 @@
 //! and attacked pieces (see [`crate::audit`]).
 
 use super::ChessRules;
-use super::pieces::Kind;
 use super::position::Position;
 use crate::rules::audit_facts::{
     Attacked, Audit, Line, Placed, Shield, attacked_pieces, shields_around,
@@ -23,13 +22,11 @@ impl Audit<Position> for ChessRules {
     fn shields(&self, pos: &Position) -> Vec<Shield> {
         let occupied = |c: CellId| pos.board[c.index()].is_some();
         let owner = |c: CellId| pos.board[c.index()].map(|p| p.owner);
-        // A chess slider moves along the line whatever the local frame:
-        // queens always, rooks on cardinal lines, bishops on diagonals.
-        let slides = |line: &Line, d: Dir| match pos.board[line.far.index()].map(|p| p.kind) {
-            Some(Kind::Queen) => true,
-            Some(Kind::Rook) => d.is_cardinal(),
-            Some(Kind::Bishop) => !d.is_cardinal(),
-            _ => false,
+        // The slider moves back along the reversed arrival direction.
+        let slides = |line: &Line, _: Dir| {
+            pos.board[line.far.index()].is_some_and(|p| {
+                self.form(p).capture_rays() & (1 << line.arrival.opposite().index()) != 0
+            })
         };
         let kings = [Some(pos.kings[0]), Some(pos.kings[1])];
         shields_around(&self.geo, &occupied, kings, &owner, &slides, &|c| {

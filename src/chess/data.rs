@@ -1,7 +1,8 @@
 //! The family's rules data: one TOML file per variant in `spec/chess/`.
 //!
 //! A variant file names its board, its rules version, White's setup as
-//! rank diagrams (Black is the exchange image, SC-6.1), the promotion rule
+//! rank diagrams (Black is the exchange image, SC-6.1), each kind's
+//! movement (in the language of `spec/movement/rules.md`), the promotion rule
 //! and pieces, the castling geometry (Möbius and the flat control only), and
 //! the automatic-draw thresholds. [`VariantFile`] is the serde form;
 //! [`VariantData::resolve_all`] checks it against the board and turns every
@@ -10,12 +11,15 @@
 //! so that one run names every broken entry. Every rejection names the
 //! file and field.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::pieces::{Kind, Piece};
 use crate::checks::Checks;
 use crate::geometry::Geometry;
 use crate::movement::Facing;
+use crate::movement::square::{self, Form};
 use crate::rules::Player;
 use crate::topology::{Board, CellId, Square};
 
@@ -36,6 +40,8 @@ pub struct VariantFile {
     pub standard_fen: bool,
     /// White's initial pieces, one diagram row per rank.
     pub setup: Vec<SetupRow>,
+    /// Each kind's movement, by kind name (SC-3, MV).
+    pub pieces: BTreeMap<String, PieceFile>,
     pub promotion: PromotionFile,
     /// Absent: the variant has no castling.
     #[serde(default)]
@@ -64,6 +70,27 @@ pub struct SetupRow {
     pub rank: String,
     /// One token per file, separated by spaces: `.` empty, or K Q R B N P.
     pub row: String,
+}
+
+/// `[pieces.<kind>]`: how one kind moves. The pawn's double step, en
+/// passant and promotion are rules of their own (SC-4); they read the
+/// pawn's move-only and capture-only steps from here.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceFile {
+    pub moves: String,
+}
+
+/// Every kind's movement compiled for the variant's board.
+#[derive(Clone, Debug)]
+pub struct PieceTable {
+    /// `forms[kind][facing]`: only the pawn's differ by facing.
+    pub forms: [[Form; 2]; 6],
+    /// Some form has a term outside the masks, so attack detection also
+    /// looks forwards and every candidate is tested for king safety.
+    pub has_other: bool,
+    /// The movement texts as written, by kind.
+    pub texts: [String; 6],
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -160,6 +187,8 @@ pub struct VariantData {
     pub white_setup: Vec<(CellId, Piece)>,
     pub promotion: Promotion,
     pub promotion_pieces: Vec<Kind>,
+    /// Every kind's compiled movement.
+    pub pieces: PieceTable,
     /// White's castlings, east then west; `None` without castling.
     pub castling: Option<[CastleSpec; 2]>,
     pub repetition: u32,
@@ -259,6 +288,7 @@ impl VariantData {
             checks.take(exchange(vf.exchange, b).map_err(|m| err("exchange".into(), m)))
         });
         let white_setup = board.and_then(|b| checks.take_all(white_setup(&err, &vf.setup, b)));
+        let pieces = board.and_then(|b| checks.take_all(piece_table(&err, &vf.pieces, b)));
         let promotion_pieces = checks.take_all(promotion_pieces(&err, &vf.promotion.pieces));
         let promotion = board.and_then(|b| checks.take_all(promotion(&err, &vf.promotion, b)));
         let castling = match (&vf.castling, board) {
@@ -278,6 +308,7 @@ impl VariantData {
         match (
             exchange,
             white_setup,
+            pieces,
             promotion_pieces,
             promotion,
             castling,
@@ -287,6 +318,7 @@ impl VariantData {
             (
                 Some(()),
                 Some(white_setup),
+                Some(pieces),
                 Some(promotion_pieces),
                 Some(promotion),
                 Some(castling),
@@ -301,6 +333,7 @@ impl VariantData {
                 white_setup,
                 promotion,
                 promotion_pieces,
+                pieces,
                 castling,
                 repetition,
                 move_rule_halfmoves,
@@ -402,6 +435,69 @@ fn row_kinds(row: &str, board: &Board) -> Result<Vec<(u8, Kind)>, String> {
         kinds.push((x as u8, kind));
     }
     Ok(kinds)
+}
+
+/// `[pieces]`: every kind once, each movement compiled for the board
+/// (MV) and checked on its own. Only the pawn carries a facing (SC-3.1),
+/// so every other kind must move alike in both facings.
+fn piece_table(
+    err: &Fail,
+    pieces: &BTreeMap<String, PieceFile>,
+    board: &Board,
+) -> Result<PieceTable, Vec<DataError>> {
+    let mut checks = Checks::new();
+    for name in pieces.keys() {
+        if Kind::ALL.iter().all(|k| k.name() != name) {
+            let known = crate::names::Known::new(name, Kind::ALL.iter().map(|k| k.name()));
+            checks.push(err(
+                format!("pieces.{name}"),
+                format!("unknown piece kind '{name}' ({known})"),
+            ));
+        }
+    }
+    let mut table = PieceTable {
+        forms: Default::default(),
+        has_other: false,
+        texts: Default::default(),
+    };
+    for kind in Kind::ALL {
+        let field = format!("pieces.{}", kind.name());
+        let Some(entry) = pieces.get(kind.name()) else {
+            checks.push(err(field, "missing: every kind needs its movement".into()));
+            continue;
+        };
+        let compiled = square::compile_text(&entry.moves, board.name())
+            .map_err(|e| e.to_string())
+            .and_then(|c| {
+                let steps_only = c
+                    .forms
+                    .iter()
+                    .all(|f| f.rays == [0; 3] && f.knights == [0; 3] && f.other.is_empty());
+                if kind == Kind::Pawn && !steps_only {
+                    Err(
+                        "a pawn moves by single steps (SC-4.1): its double step and en \
+                         passant are rules built on those steps"
+                            .to_string(),
+                    )
+                } else if kind != Kind::Pawn && c.depends_on_facing() {
+                    Err(format!(
+                        "only a pawn carries a facing (SC-3.1), so a {} must move alike \
+                         whichever way it faces: 'f', 'b' and 'v' choose nothing for it",
+                        kind.name()
+                    ))
+                } else {
+                    Ok(c)
+                }
+            });
+        let Some(c) = checks.take(compiled.map_err(|m| err(format!("{field}.moves"), m))) else {
+            continue;
+        };
+        let k = kind as usize;
+        table.has_other |= c.forms.iter().any(|f| !f.other.is_empty());
+        table.texts[k] = entry.moves.clone();
+        table.forms[k] = c.forms;
+    }
+    checks.finish(table)
 }
 
 /// The promotion choices: each entry is checked on its own.

@@ -41,6 +41,7 @@ pub use position::{CastlingRights, Position, Setup, SetupError, Trace};
 use crate::checks::Checks;
 use crate::geometry::Geometry;
 use crate::movement::Facing;
+use crate::movement::lang::Mode;
 use crate::rules::{ActionError, GameResult, History, Key, Player, PositionError, Rules};
 use crate::spec::Library;
 use crate::topology::{CellId, Gluing};
@@ -213,6 +214,30 @@ impl ChessRules {
         self.castles.as_ref().map(|c| &c[p.index()][s.index()])
     }
 
+    /// How `p` moves where it stands: its kind's compiled movement in its
+    /// facing (`[pieces]`, MV).
+    #[inline]
+    pub(crate) fn form(&self, p: Piece) -> &crate::movement::square::Form {
+        let f = match p.facing {
+            Facing::Up => 0,
+            Facing::Down => 1,
+        };
+        &self.data.pieces.forms[p.kind as usize][f]
+    }
+
+    /// The movement text of `kind` as the variant writes it (MV).
+    pub fn moves_text(&self, kind: Kind) -> &str {
+        &self.data.pieces.texts[kind as usize]
+    }
+
+    /// The single steps a pawn of `facing` advances by without capturing:
+    /// its move-only and move-or-capture steps (SC-4.1).
+    #[inline]
+    pub(crate) fn advance_steps(&self, facing: Facing) -> u8 {
+        let f = self.form(Piece::pawn(Player::First, facing, false));
+        f.steps[Mode::Any.index()] | f.steps[Mode::Move.index()]
+    }
+
     /// Whether a pawn of `owner` arriving on `c` with `facing` must promote.
     #[inline]
     pub fn promotes(&self, owner: Player, facing: Facing, c: CellId) -> bool {
@@ -240,12 +265,14 @@ impl ChessRules {
                     let moves = crate::rules::design_facts::fewest_moves(
                         (c, p.facing),
                         |(here, facing), out| {
-                            if let Some(s) = self
-                                .geo
-                                .step(here, facing.absolute(crate::topology::Dir::N))
-                                && s.to != here
-                            {
-                                out.push((s.to, facing.transported(s.transport)));
+                            let quiet = self.advance_steps(facing);
+                            for d in crate::topology::Dir::ALL {
+                                if quiet & (1 << d.index()) != 0
+                                    && let Some(s) = self.geo.step(here, d)
+                                    && s.to != here
+                                {
+                                    out.push((s.to, facing.transported(s.transport)));
+                                }
                             }
                         },
                         |(here, facing)| self.promotes(p.owner, facing, here),

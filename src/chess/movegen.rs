@@ -13,8 +13,9 @@
 use super::ChessRules;
 use super::pieces::{Kind, Piece, Side};
 use super::position::{Position, Trace};
-use crate::geometry::KnightWord;
 use crate::movement::Facing;
+use crate::movement::lang::Mode;
+use crate::movement::square;
 use crate::rules::Player;
 use crate::topology::{CellId, Dir};
 
@@ -63,8 +64,6 @@ pub struct Action {
     pub facing: Facing,
 }
 
-const FORWARD_DIAGONALS: [Dir; 2] = [Dir::NE, Dir::NW];
-
 impl ChessRules {
     /// Every legal action for the side to move.
     ///
@@ -83,8 +82,16 @@ impl ChessRules {
         let in_check = self.attacked(&pos.board, king, me.other());
         let (pins, n) = self.pin_candidates(pos);
         let pins = &pins[..n];
+        // Terms outside the masks (limited rides, long leapers, two-stage
+        // moves) can pin or discover in ways the ray scan does not see, so
+        // with any of them every candidate is tested.
+        let every = self.data.pieces.has_other;
         let needs_test = |a: &Action| {
-            in_check || a.from == king || a.special == Special::EnPassant || pins.contains(&a.from)
+            every
+                || in_check
+                || a.from == king
+                || a.special == Special::EnPassant
+                || pins.contains(&a.from)
         };
         if out.iter().any(needs_test) {
             let mut scratch = pos.board.clone();
@@ -174,7 +181,6 @@ impl ChessRules {
         let mut n = 0;
         let bound = pos.board.len() * 8;
         for d in Dir::ALL {
-            let diagonal = !d.is_cardinal();
             let (mut here, mut dir) = (king, d);
             let mut blocker: Option<CellId> = None;
             for _ in 0..bound {
@@ -198,12 +204,8 @@ impl ChessRules {
                     }
                     continue;
                 }
-                let slider = match p.kind {
-                    Kind::Queen => true,
-                    Kind::Rook => !diagonal,
-                    Kind::Bishop => diagonal,
-                    _ => false,
-                };
+                // A slider whose ray runs back along this one to the king.
+                let slider = self.form(p).capture_rays() & (1 << dir.opposite().index()) != 0;
                 if slider && let Some(b) = blocker {
                     found[n] = b;
                     n += 1;
@@ -225,100 +227,77 @@ impl ChessRules {
             .then(|| b.cell(crate::topology::Square { y: y as u8, ..sq }))
     }
 
-    /// Pseudo-legal moves (king safety unchecked, castling excluded).
+    /// Pseudo-legal moves (king safety unchecked, castling excluded):
+    /// every piece by its compiled movement ([`square::targets`]), the
+    /// pawn by its rules as well.
     pub(crate) fn pseudo_moves(&self, pos: &Position, out: &mut Vec<Action>) {
         let me = pos.to_move;
-        for (i, sq) in pos.board.iter().enumerate() {
+        let board = &pos.board;
+        let occupied = |c: CellId| board[c.index()].is_some();
+        for (i, sq) in board.iter().enumerate() {
             let Some(p) = *sq else { continue };
             if p.owner != me {
                 continue;
             }
             let from = CellId(i as u16);
-            match p.kind {
-                Kind::Pawn => self.pawn_moves(pos, from, p, out),
-                Kind::Knight => {
-                    for w in KnightWord::ALL {
-                        if let Some(s) = self.geo.knight(from, w) {
-                            self.push_target(pos, from, s.to, out);
-                        }
-                    }
-                }
-                Kind::King => {
-                    for d in Dir::ALL {
-                        if let Some(s) = self.geo.step(from, d)
-                            && s.to != from
-                        {
-                            self.push_target(pos, from, s.to, out);
-                        }
-                    }
-                }
-                Kind::Bishop => self.rays(pos, from, &Dir::DIAGONALS, out),
-                Kind::Rook => self.rays(pos, from, &Dir::CARDINALS, out),
-                Kind::Queen => self.rays(pos, from, &Dir::ALL, out),
+            if p.kind == Kind::Pawn {
+                self.pawn_moves(pos, from, p, out);
+                continue;
             }
-        }
-    }
-
-    /// A non-pawn arrival: empty, or an enemy that is not a king.
-    #[inline]
-    fn push_target(&self, pos: &Position, from: CellId, to: CellId, out: &mut Vec<Action>) {
-        match pos.board[to.index()] {
-            None => out.push(plain(from, to)),
-            Some(q) if q.owner != pos.to_move && q.kind != Kind::King => out.push(plain(from, to)),
-            _ => {}
-        }
-    }
-
-    fn rays(&self, pos: &Position, from: CellId, dirs: &[Dir], out: &mut Vec<Action>) {
-        let bound = pos.board.len() * 8;
-        for &d in dirs {
-            let (mut here, mut dir) = (from, d);
-            for _ in 0..bound {
-                let Some(s) = self.geo.step(here, dir) else {
-                    break;
-                };
-                if s.to == from {
-                    break;
-                }
-                dir = s.transport.apply(dir);
-                here = s.to;
-                match pos.board[here.index()] {
-                    None => out.push(plain(from, here)),
-                    Some(q) => {
-                        if q.owner != pos.to_move && q.kind != Kind::King {
-                            out.push(plain(from, here));
-                        }
-                        break;
+            square::targets(
+                &self.geo,
+                from,
+                self.form(p),
+                &occupied,
+                &mut |l, mode| match board[l.cell.index()] {
+                    None if mode.allows(false) => out.push(plain(from, l.cell)),
+                    Some(q) if q.owner != me && q.kind != Kind::King && mode.allows(true) => {
+                        out.push(plain(from, l.cell))
                     }
-                }
-            }
+                    _ => {}
+                },
+            );
         }
     }
 
+    /// A pawn's actions (SC-4): its move-only steps onto empty cells, each
+    /// continued once more in the transported direction while its double
+    /// step is unused (SC-4.2); its capture steps onto enemies, or onto the
+    /// middle of an enemy trace (en passant, SC-4.3); a promotion choice
+    /// for each arrival on a target (SC-4.5). A pawn's movement is masks
+    /// only: the data check refuses other terms for it.
     fn pawn_moves(&self, pos: &Position, from: CellId, p: Piece, out: &mut Vec<Action>) {
         let me = p.owner;
-        let forward = p.facing.absolute(Dir::N);
-        // Advances.
-        if let Some(s1) = self.geo.step(from, forward)
-            && s1.to != from
-            && pos.board[s1.to.index()].is_none()
-        {
-            let f1 = p.facing.transported(s1.transport);
-            self.push_pawn(me, from, s1.to, f1, Special::Plain, out);
-            if p.double_step {
-                let d2 = s1.transport.apply(forward);
-                if let Some(s2) = self.geo.step(s1.to, d2)
-                    && s2.to != from
-                    && pos.board[s2.to.index()].is_none()
-                {
-                    let f2 = f1.transported(s2.transport);
-                    self.push_pawn(me, from, s2.to, f2, Special::DoubleStep, out);
+        let form = self.form(p);
+        let quiet = form.steps[Mode::Any.index()] | form.steps[Mode::Move.index()];
+        let captures = form.capture_steps();
+        for d in Dir::ALL {
+            if quiet & (1 << d.index()) == 0 {
+                continue;
+            }
+            if let Some(s1) = self.geo.step(from, d)
+                && s1.to != from
+                && pos.board[s1.to.index()].is_none()
+            {
+                let f1 = p.facing.transported(s1.transport);
+                self.push_pawn(me, from, s1.to, f1, Special::Plain, out);
+                if p.double_step {
+                    let d2 = s1.transport.apply(d);
+                    if let Some(s2) = self.geo.step(s1.to, d2)
+                        && s2.to != from
+                        && pos.board[s2.to.index()].is_none()
+                    {
+                        let f2 = f1.transported(s2.transport);
+                        self.push_pawn(me, from, s2.to, f2, Special::DoubleStep, out);
+                    }
                 }
             }
         }
-        // Diagonal captures, including en passant.
-        for rel in FORWARD_DIAGONALS {
-            let Some(s) = self.geo.step(from, p.facing.absolute(rel)) else {
+        for d in Dir::ALL {
+            if captures & (1 << d.index()) == 0 {
+                continue;
+            }
+            let Some(s) = self.geo.step(from, d) else {
                 continue;
             };
             if s.to == from {
@@ -342,6 +321,25 @@ impl ChessRules {
                 _ => {}
             }
         }
+    }
+
+    /// The first cell of a pawn's double step from `from` to `to`: the
+    /// move-only step of its movement whose continuation lands on `to`.
+    pub(crate) fn double_step_middle(
+        &self,
+        from: CellId,
+        facing: Facing,
+        to: CellId,
+    ) -> Option<CellId> {
+        let quiet = self.advance_steps(facing);
+        Dir::ALL
+            .into_iter()
+            .filter(|d| quiet & (1 << d.index()) != 0)
+            .find_map(|d| {
+                let s1 = self.geo.step(from, d)?;
+                let s2 = self.geo.step(s1.to, s1.transport.apply(d))?;
+                (s2.to == to).then_some(s1.to)
+            })
     }
 
     /// A pawn arrival: one action per promotion choice on a target,
@@ -496,10 +494,8 @@ impl ChessRules {
                 }
                 if a.special == Special::DoubleStep && a.promotion.is_none() {
                     let middle = self
-                        .geo
-                        .step(a.from, mover.facing.absolute(Dir::N))
-                        .expect("a double step has a first step")
-                        .to;
+                        .double_step_middle(a.from, mover.facing, a.to)
+                        .expect("a double step has a first step");
                     let middle = if self.mutant_ep_by_neighbour {
                         self.neighbour_behind(a.to, a.facing)
                     } else {

@@ -4,8 +4,7 @@
 //! keeping every clear route that ends on the destination with the
 //! action's facing. No rule reads them.
 
-use crate::geometry::KnightWord;
-use crate::movement::{Hop, hops_transport as total, knight_hops, ray_hops, step_hops};
+use crate::movement::{hops_transport as total, ray_hops, square};
 use crate::rules::drawing::{Route, route_of};
 use crate::topology::{CellId, Dir};
 
@@ -26,43 +25,23 @@ impl ChessRules {
         }
         let geo = &self.geo;
         let occupied = |c: CellId| pos.piece(c).is_some();
-        let rays = |dirs: &[Dir]| -> Vec<Vec<Hop>> {
-            dirs.iter()
-                .filter_map(|&d| ray_hops(geo, a.from, d, &occupied, a.to))
+        let mut found = if a.special == Special::DoubleStep {
+            // The two quiet steps of the double step, as one ray's route.
+            let quiet = self.advance_steps(p.facing);
+            Dir::ALL
+                .into_iter()
+                .filter(|d| quiet & (1 << d.index()) != 0)
+                .filter_map(|d| ray_hops(geo, a.from, d, &occupied, a.to))
+                .filter(|r| r.len() == 2)
                 .collect()
+        } else {
+            square::routes(geo, a.from, self.form(p), &occupied, a.to)
         };
-        let found: Vec<Vec<Hop>> = match p.kind {
-            Kind::Knight => KnightWord::ALL
-                .iter()
-                .filter_map(|&w| knight_hops(geo, a.from, w, a.to))
-                .collect(),
-            Kind::King => Dir::ALL
-                .iter()
-                .filter_map(|&d| step_hops(geo, a.from, d, a.to))
-                .collect(),
-            Kind::Bishop => rays(&Dir::DIAGONALS),
-            Kind::Rook => rays(&Dir::CARDINALS),
-            Kind::Queen => rays(&Dir::ALL),
-            Kind::Pawn => {
-                let forward = p.facing.absolute(Dir::N);
-                let mut out: Vec<Vec<Hop>> = Vec::new();
-                if a.special == Special::DoubleStep {
-                    out.extend(ray_hops(geo, a.from, forward, &occupied, a.to));
-                    out.retain(|r| r.len() == 2);
-                } else {
-                    out.extend(step_hops(geo, a.from, forward, a.to));
-                    for rel in [Dir::NE, Dir::NW] {
-                        out.extend(step_hops(geo, a.from, p.facing.absolute(rel), a.to));
-                    }
-                }
-                // A promotion leaves no pawn to face anywhere; otherwise
-                // the route must leave the pawn facing as the action says.
-                if a.promotion.is_none() {
-                    out.retain(|r| p.facing.transported(total(r)) == a.facing);
-                }
-                out
-            }
-        };
+        if p.kind == Kind::Pawn && a.promotion.is_none() {
+            // A promotion leaves no pawn to face anywhere; otherwise the
+            // route must leave the pawn facing as the action says.
+            found.retain(|r| p.facing.transported(total(r)) == a.facing);
+        }
         found
             .iter()
             .map(|hops| route_of(geo.board(), hops))
