@@ -4,7 +4,9 @@
 //! A file names its board, its promotion zone depth, the repetition count,
 //! and for every kind in the army: its letter, how many each player has,
 //! White's starting cells (Black's are their image under the player
-//! exchange), what it promotes to and which kind it may switch with.
+//! exchange), how it moves (in the movement language of
+//! `spec/movement/rules.md`), what it promotes to and how it then moves,
+//! and which kind it may switch with.
 //! Editing a file changes the variant with no code change. Each kind is
 //! checked on its own, so that one run names every broken entry.
 
@@ -12,8 +14,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::pieces::{Kind, Mover};
+use super::pieces::Kind;
 use crate::checks::Checks;
+use crate::movement::lattice::{self, Move};
 
 /// The serde form of one variant file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -50,9 +53,16 @@ pub struct PieceEntry {
     pub count: u8,
     /// White's starting cells; Black's are their images under Φ.
     pub cells: Vec<String>,
-    /// The mover the piece gains by promotion; absent if unpromotable.
+    /// How the kind moves, in its owner's frame (TS-2, TH-2, MV-7).
+    pub moves: String,
+    /// The name of what the piece becomes by promotion (a kind of the
+    /// army it then moves as, or a piece of its own such as the
+    /// chatelaine); absent if unpromotable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub promotes_to: Option<Mover>,
+    pub promotes_to: Option<String>,
+    /// How the promoted piece moves; present exactly when `promotes_to` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promoted: Option<String>,
     /// The kind it may turn into after a move touching the zone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switches_with: Option<Kind>,
@@ -109,7 +119,12 @@ pub struct VariantData {
     pub letter: [Option<char>; Kind::COUNT],
     pub count: [u8; Kind::COUNT],
     pub cells: [Vec<String>; Kind::COUNT],
-    pub promotes_to: [Option<Mover>; Kind::COUNT],
+    pub promotes_to: [Option<String>; Kind::COUNT],
+    /// `moves[kind][promoted]`: the compiled movement in the owner's
+    /// frame; a kind that never promotes has its own in both slots.
+    pub moves: [[Vec<Move>; 2]; Kind::COUNT],
+    /// The movement texts as written: `moves` and `promoted`, by kind.
+    pub texts: [(String, Option<String>); Kind::COUNT],
     pub switches_with: [Option<Kind>; Kind::COUNT],
     /// The one royal kind.
     pub royal: Kind,
@@ -201,7 +216,9 @@ impl VariantData {
             letter: [None; Kind::COUNT],
             count: [0; Kind::COUNT],
             cells: Default::default(),
-            promotes_to: [None; Kind::COUNT],
+            promotes_to: Default::default(),
+            moves: Default::default(),
+            texts: Default::default(),
             switches_with: [None; Kind::COUNT],
             royal,
             values: [[0; Kind::COUNT]; 2],
@@ -210,7 +227,25 @@ impl VariantData {
             d.letter[k.index()] = Some(e.letter);
             d.count[k.index()] = e.count;
             d.cells[k.index()] = e.cells.clone();
-            d.promotes_to[k.index()] = e.promotes_to;
+            d.promotes_to[k.index()] = e.promotes_to.clone();
+            d.texts[k.index()] = (e.moves.clone(), e.promoted.clone());
+            // Compiled in `check_piece`, which refused any that fail.
+            let compile = |text: &str| {
+                lattice::compile_text(text, &f.board)
+                    .map(|c| c.moves)
+                    .unwrap_or_default()
+            };
+            let own = compile(&e.moves);
+            let into = e
+                .promotes_to
+                .as_deref()
+                .and_then(|m| f.pieces.iter().find(|(o, _)| o.name() == m));
+            let up = match (&e.promoted, into) {
+                (Some(text), _) => compile(text),
+                (None, Some((_, other))) => compile(&other.moves),
+                (None, None) => own.clone(),
+            };
+            d.moves[k.index()] = [own, up];
             d.switches_with[k.index()] = e.switches_with;
         }
         let values = d.read_values(f.values.as_ref()).map_err(|errors| {
@@ -314,9 +349,45 @@ fn check_piece(
             return Err(piece("a royal piece neither promotes nor switches".into()));
         }
     }
-    if let Some(m) = e.promotes_to {
-        if matches!(m, Mover::King | Mover::General) {
-            return Err(piece(format!("cannot promote to royal '{}'", m.name())));
+    let movement = |key: &str, text: &str| {
+        lattice::compile_text(text, &f.board).map_err(|x| DataError::Field {
+            file: file.to_string(),
+            field: format!("pieces.{}.{key}", k.name()),
+            message: x.to_string(),
+        })
+    };
+    movement("moves", &e.moves)?;
+    // A promotion into a kind of the army moves as that kind; into a
+    // piece of its own, by its own `promoted` movement.
+    let army_kind = e
+        .promotes_to
+        .as_deref()
+        .is_some_and(|m| f.pieces.keys().any(|o| o.name() == m));
+    match (&e.promotes_to, &e.promoted) {
+        (Some(m), None) if !army_kind => {
+            return Err(piece(format!(
+                "promotes_to '{m}' is no kind of the army, so `promoted` must give its movement"
+            )));
+        }
+        (Some(m), Some(_)) if army_kind => {
+            return Err(piece(format!(
+                "promotes_to '{m}' is a kind of the army, which moves as its own `moves` say; \
+                 drop `promoted`"
+            )));
+        }
+        (None, Some(_)) => {
+            return Err(piece(
+                "`promoted` is a movement for promotion, but promotes_to is absent".into(),
+            ));
+        }
+        (_, Some(text)) => {
+            movement("promoted", text)?;
+        }
+        _ => {}
+    }
+    if let Some(m) = &e.promotes_to {
+        if Kind::ALL.iter().any(|r| r.is_royal() && r.name() == m) {
+            return Err(piece(format!("cannot promote to royal '{m}'")));
         }
         if e.switches_with.is_some() {
             return Err(piece(

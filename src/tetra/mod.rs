@@ -28,7 +28,7 @@ use crate::topology::tetra::TetraBoard;
 
 pub use data::{DataError, VariantData, VariantFile};
 pub use movegen::{Change, TetraAction};
-pub use pieces::{Kind, Mover, Piece};
+pub use pieces::{Kind, Piece};
 pub use position::{Position, Setup, SetupError};
 
 /// One tetrahedral variant: its data, board, tables and initial position.

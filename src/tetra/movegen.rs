@@ -2,8 +2,9 @@
 //!
 //! Everything geometric is precomputed once per variant into [`Tables`]:
 //! one-step neighbours in the eighteen absolute directions, the eight
-//! saltire leaps, each (owner, kind, promoted) pattern as absolute bit
-//! masks, the promotion zones, the player exchange Φ, and the cells where
+//! saltire leaps, each (owner, kind, promoted) movement (compiled from the
+//! variant data, [`crate::movement::lattice`]) as absolute bit masks with
+//! the rare terms the masks do not hold beside them, the promotion zones, the player exchange Φ, and the cells where
 //! an unpromoted kind has no move on the empty board. The hot path reads
 //! only these tables and never allocates per ray.
 //!
@@ -15,12 +16,14 @@
 //! and asking whether the piece found moves that way, never by generating
 //! the enemy's moves.
 
+use crate::movement::lang::Mode;
+use crate::movement::lattice::Move;
 use crate::rules::Player;
 use crate::topology::CellId;
 use crate::topology::tetra::{TDir, TetraBoard};
 
 use super::data::VariantData;
-use super::pieces::{Kind, Mover, Piece};
+use super::pieces::{Kind, Piece};
 use super::position::Position;
 
 /// The eight saltire-shaped vectors (±1, ±1, ±2): White's four forward
@@ -36,7 +39,9 @@ const LEAP_VECTORS: [(i8, i8, i8); 8] = [
     (-1, 1, -2),
 ];
 
-/// A pattern as absolute directions for one owner.
+/// A movement's common terms as absolute directions for one owner: the
+/// terms that both move and capture (mode `Any`). Every other term is an
+/// [`Extra`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Mask {
     /// Bit `d` set: one step in absolute direction `TDir(d)`.
@@ -45,6 +50,23 @@ pub struct Mask {
     pub slide: u32,
     /// Bit `i` set: the leap `LEAP_VECTORS[i]`.
     pub leap: u8,
+}
+
+/// A term the masks do not hold, in absolute directions: a move-only or
+/// capture-only term, a limited ride, a leap by another vector, a lame
+/// two-stage move (MV-7).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Extra {
+    Ride {
+        dir: TDir,
+        limit: Option<u8>,
+        mode: Mode,
+    },
+    Leap {
+        vector: (i8, i8, i8),
+        via: Option<TDir>,
+        mode: Mode,
+    },
 }
 
 /// What a move does to the moving piece besides moving it.
@@ -78,6 +100,11 @@ pub struct Tables {
     pub opp_leap: [usize; 8],
     /// `[player][kind * 2 + promoted]`.
     pub masks: [Vec<Mask>; 2],
+    /// The terms outside the masks, indexed as `masks`.
+    pub extras: [Vec<Vec<Extra>>; 2],
+    /// Some kind has an extra term: attack detection also looks forwards,
+    /// and every candidate is tested for royal safety.
+    pub has_extra: bool,
     /// Relative direction → absolute direction, per player.
     pub abs_dir: [[TDir; 18]; 2],
     /// The player exchange Φ on cells.
@@ -89,6 +116,8 @@ pub struct Tables {
     pub immobile: [Vec<bool>; 2],
     /// Cells of each rank, in file-then-level order.
     pub rank_cells: Vec<Vec<CellId>>,
+    /// The board, for the leaps of extra terms (by displacement).
+    board: TetraBoard,
 }
 
 impl Tables {
@@ -137,32 +166,56 @@ impl Tables {
                     .expect("Φ maps directions to directions");
             }
         }
-        let dir = |name: &str| TDir::parse(name).expect("patterns use the board's direction names");
-        let mask_of = |p: Player, mover: Mover| {
-            let pat = mover.pattern();
+        let abs = |p: Player, d: TDir| abs_dir[p.index()][d.0 as usize];
+        // One compiled movement as masks and extras for one owner.
+        let split = |p: Player, moves: &[Move]| {
             let mut mask = Mask::default();
-            for s in &pat.steps {
-                mask.step |= 1 << abs_dir[p.index()][dir(s).0 as usize].0;
+            let mut extra = Vec::new();
+            for &mv in moves {
+                match mv {
+                    Move::Ride {
+                        dir,
+                        limit: Some(1),
+                        mode: Mode::Any,
+                    } => mask.step |= 1 << abs(p, dir).0,
+                    Move::Ride {
+                        dir,
+                        limit: None,
+                        mode: Mode::Any,
+                    } => mask.slide |= 1 << abs(p, dir).0,
+                    Move::Ride { dir, limit, mode } => extra.push(Extra::Ride {
+                        dir: abs(p, dir),
+                        limit,
+                        mode,
+                    }),
+                    Move::Leap { vector, via, mode } => {
+                        let v = frame(p, vector);
+                        match (leap_index(v), via, mode) {
+                            (Some(i), None, Mode::Any) => mask.leap |= 1 << i,
+                            _ => extra.push(Extra::Leap {
+                                vector: v,
+                                via: via.map(|d| abs(p, d)),
+                                mode,
+                            }),
+                        }
+                    }
+                }
             }
-            for s in &pat.slides {
-                mask.slide |= 1 << abs_dir[p.index()][dir(s).0 as usize].0;
-            }
-            for (a, b) in &pat.leaps {
-                let (ax, ay, az) = dir(a).vector();
-                let (bx, by, bz) = dir(b).vector();
-                let v = frame(p, (ax + bx, ay + by, az + bz));
-                mask.leap |= 1 << leap_index(v).expect("saltire leaps are (±1, ±1, ±2)");
-            }
-            mask
+            (mask, extra)
         };
+        let mut extras: [Vec<Vec<Extra>>; 2] = Default::default();
         let masks = [Player::First, Player::Second].map(|p| {
             let mut v = Vec::with_capacity(2 * Kind::COUNT);
             for k in Kind::ALL {
-                v.push(mask_of(p, k.mover()));
-                v.push(mask_of(p, data.promotes_to[k.index()].unwrap_or(k.mover())));
+                for promoted in [false, true] {
+                    let (mask, extra) = split(p, &data.moves[k.index()][usize::from(promoted)]);
+                    v.push(mask);
+                    extras[p.index()].push(extra);
+                }
             }
             v
         });
+        let has_extra = extras.iter().flatten().any(|e| !e.is_empty());
         let phi = board
             .cells()
             .map(|c| {
@@ -196,7 +249,16 @@ impl Tables {
                     let any_leap = (0..8).any(|i| {
                         mask.leap >> i & 1 == 1 && board_leap(board, c, LEAP_VECTORS[i]).is_some()
                     });
-                    v[c.index() * Kind::COUNT + k.index()] = !any_step && !any_leap;
+                    // On the empty board a move-only term moves; a
+                    // capture-only one never does.
+                    let any_extra = extras[p.index()][k.index() * 2].iter().any(|e| {
+                        let mut hit = false;
+                        extra_targets(board, &steps, c, *e, &|_| false, &mut |_, mode| {
+                            hit |= mode.allows(false)
+                        });
+                        hit
+                    });
+                    v[c.index() * Kind::COUNT + k.index()] = !any_step && !any_leap && !any_extra;
                 }
             }
             v
@@ -211,17 +273,26 @@ impl Tables {
             opp_dir,
             opp_leap,
             masks,
+            extras,
+            has_extra,
             abs_dir,
             phi,
             zone,
             immobile,
             rank_cells,
+            board: board.clone(),
         }
     }
 
     #[inline]
     pub fn mask(&self, p: &Piece) -> Mask {
         self.masks[p.owner.index()][p.kind.index() * 2 + p.promoted as usize]
+    }
+
+    /// The terms of `p`'s movement the masks do not hold.
+    #[inline]
+    pub fn extras(&self, p: &Piece) -> &[Extra] {
+        &self.extras[p.owner.index()][p.kind.index() * 2 + p.promoted as usize]
     }
 
     /// Whether an unpromoted `kind` of `owner` has no move from `c` on the
@@ -288,6 +359,25 @@ impl Tables {
                 return true;
             }
         }
+        if self.has_extra {
+            let occupied = |c: CellId| pos.board[c.index()].is_some();
+            for (i, slot) in pos.board.iter().enumerate() {
+                let Some(p) = slot else { continue };
+                if p.owner != by {
+                    continue;
+                }
+                let from = CellId(i as u16);
+                let mut hit = false;
+                for &e in self.extras(p) {
+                    extra_targets(&self.board, &self.steps, from, e, &occupied, &mut |c, m| {
+                        hit |= c == target && m.allows(true)
+                    });
+                }
+                if hit && found(from) {
+                    return true;
+                }
+            }
+        }
         false
     }
 
@@ -341,6 +431,26 @@ impl Tables {
                 }
             }
         }
+        let extras = self.extras(&p);
+        if !extras.is_empty() {
+            let occupied = |c: CellId| pos.board[c.index()].is_some();
+            for &e in extras {
+                extra_targets(
+                    &self.board,
+                    &self.steps,
+                    from,
+                    e,
+                    &occupied,
+                    &mut |c, mode| {
+                        let taken = pos.board[c.index()];
+                        if taken.is_none_or(|q| q.owner != p.owner) && mode.allows(taken.is_some())
+                        {
+                            out.push(c);
+                        }
+                    },
+                );
+            }
+        }
     }
 
     /// The changes a move of `p` from `from` to `to` may carry: promotion
@@ -387,6 +497,48 @@ pub struct Changes {
 impl Changes {
     pub fn as_slice(&self) -> &[Change] {
         &self.items[..self.len]
+    }
+}
+
+/// The landings of one extra term from `from`: `visit(cell, mode)` for each
+/// cell a ride passes up to and including the first occupied one, or the
+/// cell a leap lands on (a lame leap only over an empty first stage).
+fn extra_targets(
+    board: &TetraBoard,
+    steps: &[[Option<CellId>; 18]],
+    from: CellId,
+    e: Extra,
+    occupied: &dyn Fn(CellId) -> bool,
+    visit: &mut dyn FnMut(CellId, Mode),
+) {
+    match e {
+        Extra::Ride { dir, limit, mode } => {
+            let d = dir.0 as usize;
+            let mut here = from;
+            let mut n = 0u32;
+            while limit.is_none_or(|l| n < u32::from(l)) {
+                let Some(next) = steps[here.index()][d] else {
+                    return;
+                };
+                visit(next, mode);
+                if occupied(next) {
+                    return;
+                }
+                here = next;
+                n += 1;
+            }
+        }
+        Extra::Leap { vector, via, mode } => {
+            if let Some(v) = via {
+                match steps[from.index()][v.0 as usize] {
+                    Some(c) if !occupied(c) => {}
+                    _ => return,
+                }
+            }
+            if let Some(to) = board_leap(board, from, vector) {
+                visit(to, mode);
+            }
+        }
     }
 }
 
@@ -589,7 +741,9 @@ impl Exposure {
     fn of(t: &Tables, pos: &Position) -> Exposure {
         let me = pos.to_move;
         let royal = pos.royals[me.index()];
-        if t.attacked(pos, royal, me.other()) {
+        // Extra terms (limited rides, lame leaps, other leaps) open and
+        // close lines the shield scan does not follow: test everything.
+        if t.has_extra || t.attacked(pos, royal, me.other()) {
             return Exposure::InCheck;
         }
         let mut s = Shields {

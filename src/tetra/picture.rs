@@ -38,13 +38,13 @@ impl TetraRules {
             .map(|&k| (self.data.letter_of(k).to_string(), k.name().to_string()))
             .collect();
         for &k in kinds {
-            let Some(m) = self.data.promotes_to[k.index()] else {
+            let Some(m) = &self.data.promotes_to[k.index()] else {
                 continue;
             };
-            let name = if kinds.iter().any(|o| o.mover() == m) {
-                format!("promoted {}: moves as a {}", k.name(), m.name())
+            let name = if kinds.iter().any(|o| o.name() == m) {
+                format!("promoted {}: moves as a {m}", k.name())
             } else {
-                format!("{} (promoted {})", m.name(), k.name())
+                format!("{m} (promoted {})", k.name())
             };
             out.push((format!("+{}", self.data.letter_of(k)), name));
         }
