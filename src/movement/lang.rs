@@ -348,6 +348,17 @@ pub fn parse(text: &str) -> Result<Movement, MovementError> {
             break;
         }
     }
+    // Checked once the whole text reads, so that a syntax error anywhere
+    // is reported as one (the grammar's verdict comes first).
+    for t in &terms {
+        match &t.body {
+            Body::Ride { dirs, atom, .. } => check_doubled(dirs, *atom)?,
+            Body::Chain { first, second, .. } => {
+                check_doubled(&first.dirs, first.atom)?;
+                check_doubled(&second.dirs, second.atom)?;
+            }
+        }
+    }
     Ok(Movement {
         text: text.to_string(),
         terms,
@@ -427,7 +438,13 @@ impl Reader {
         };
         let atom_at = self.i;
         self.i += 1;
-        let range = if !atom.is_shorthand() && self.peek() == Some(atom.letter()) {
+        // A doubled atom rides, unless a count follows the second letter:
+        // then that letter begins a counted term of its own (MV-4.1), as
+        // the grammar reads it.
+        let doubled = !atom.is_shorthand()
+            && self.peek() == Some(atom.letter())
+            && !self.peek_at(1).is_some_and(|c| c.is_ascii_digit());
+        let range = if doubled {
             self.i += 1;
             Range::Unlimited
         } else if let Some(n) = self.count()? {
@@ -437,7 +454,6 @@ impl Reader {
         } else {
             Range::One
         };
-        check_doubled(&dirs, atom, atom_at)?;
         Ok(Term {
             at,
             mode,
@@ -459,7 +475,6 @@ impl Reader {
             _ => return self.fail("W or F (a stage is one orthogonal or diagonal step)"),
         };
         self.i += 1;
-        check_doubled(&dirs, atom, at)?;
         Ok(Leg { at, dirs, atom })
     }
 
@@ -552,7 +567,7 @@ impl Reader {
 }
 
 /// A doubled letter is meaningful only before `N` (MV-3.3).
-fn check_doubled(dirs: &[Selector], atom: Atom, _atom_at: usize) -> Result<(), MovementError> {
+fn check_doubled(dirs: &[Selector], atom: Atom) -> Result<(), MovementError> {
     if atom == Atom::N {
         return Ok(());
     }
@@ -589,14 +604,37 @@ impl Term {
 mod tests {
     use super::*;
 
+    /// A term in brief: mode, selectors, atom or stages, range.
+    fn brief(t: &Term) -> String {
+        let sel = |d: &[Selector]| {
+            d.iter()
+                .map(|s| s.text.clone())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let mode = format!("{:?}", t.mode);
+        match &t.body {
+            Body::Ride {
+                dirs, atom, range, ..
+            } => format!("{mode} {{{}}}{} {range:?}", sel(dirs), atom.letter()),
+            Body::Chain {
+                lame,
+                first,
+                second,
+            } => format!(
+                "{mode} {}[{{{}}}{}-{{{}}}{}]",
+                if *lame { "lame" } else { "jump" },
+                sel(&first.dirs),
+                first.atom.letter(),
+                sel(&second.dirs),
+                second.atom.letter()
+            ),
+        }
+    }
+
     fn check(text: &str, expect: &str) {
         let got = match parse(text) {
-            Ok(m) => m
-                .terms
-                .iter()
-                .map(|t| format!("{t:?}"))
-                .collect::<Vec<_>>()
-                .join(" | "),
+            Ok(m) => m.terms.iter().map(brief).collect::<Vec<_>>().join(" | "),
             Err(e) => format!("error: {e}"),
         };
         assert!(
@@ -607,15 +645,18 @@ mod tests {
 
     #[test]
     fn reads_terms_and_refuses_with_the_place() {
-        check("WfF", "atom: F, range: One");
-        check("fR", "atom: R, range: Unlimited");
-        check("W3", "UpTo(3)");
-        check("WW", "atom: W, range: Unlimited");
-        check("mfWcfF", "mode: Capture");
-        check("ffN", "long: Some((Forward, true))");
-        check("rslW", "text: \"sl\"");
-        check("[fF-sW]", "Chain { lame: false");
-        check("n[W-fF]", "Chain { lame: true");
+        check("WfF", "Any {}W One | Any {f}F One");
+        check("WW3", "Any {}W One | Any {}W UpTo(3)");
+        check("fR", "Any {f}R Unlimited");
+        check("K", "Any {}K One");
+        check("W3", "Any {}W UpTo(3)");
+        check("WW", "Any {}W Unlimited");
+        check("mfWcfF", "Move {f}W One | Capture {f}F One");
+        check("ffN", "Any {ff}N One");
+        check("rslW", "Any {r,sl}W One");
+        check("flu", "error: at character 4: expected an atom");
+        check("[fF-sW]", "Any jump[{f}F-{s}W]");
+        check("n[W-fF]", "Any lame[{}W-{f}F]");
         check("", "error: at character 1: expected m, c, n");
         check("Wx", "error: at character 2 ('x')");
         check(

@@ -582,8 +582,12 @@ pub fn literal_targets(
             Unit::Knight(w) => w.letters().to_vec(),
             Unit::Line { dir, len } => vec![dir; len as usize],
         };
-        if let Unit::Knight(_) = u {
-            return walk(board, c, &letters).filter(|s| s.to != c);
+        match u {
+            Unit::Knight(_) => return walk(board, c, &letters).filter(|s| s.to != c),
+            // A single step may come back to its own cell on the smallest
+            // glued boards; a ray goes on through it (MV-2.3).
+            Unit::Step(d) => return step(c, d),
+            Unit::Line { .. } => {}
         }
         let mut here = Step {
             to: c,

@@ -29,6 +29,7 @@ mod html_report;
 mod kit;
 mod kyoto;
 mod limits;
+mod movement;
 mod opponent;
 mod perft_threads;
 mod pipelining;
