@@ -108,13 +108,15 @@ pub struct PieceTable {
     pub texts: [(String, Option<String>); 8],
 }
 
-/// `[pieces]`: every kind once, each movement read and compiled for the
-/// board (MV); every entry is checked on its own, and a movement error
+/// `[pieces]`: every kind once, each movement read and compiled for a
+/// board of square charts named `board` (MV; the compiled forms name no
+/// cell, so the board's own data is not needed and its mistakes do not
+/// hide these); every entry is checked on its own, and a movement error
 /// names the character it stopped at.
 pub(super) fn piece_table(
     file: &str,
     pieces: &BTreeMap<String, PieceFile>,
-    board: &Board,
+    board: &str,
 ) -> Result<PieceTable, Vec<DataError>> {
     let mut checks = Checks::new();
     for name in pieces.keys() {
@@ -145,7 +147,7 @@ pub(super) fn piece_table(
             continue;
         };
         let read = |key: &str, text: &str| {
-            square::compile_text(text, board.name())
+            square::compile_text(text, board)
                 .map_err(|x| error(file, &format!("{field}.{key}"), x.to_string()))
         };
         let own = checks.take(read("moves", &entry.moves));

@@ -116,7 +116,7 @@ impl ShogiRules {
         let drop_facing = checks.take(data::drop_facings(file, &vf.drop_facing));
         let band =
             board.and_then(|b| checks.take_all(data::promotion_bands(file, &vf.promotion, b)));
-        let pieces = board.and_then(|b| checks.take_all(data::piece_table(file, &vf.pieces, b)));
+        let pieces = checks.take_all(data::piece_table(file, &vf.pieces, &vf.board));
         let dead = board.zip(pieces.as_ref()).and_then(|(b, p)| {
             checks.take_all(data::dead_ranks(file, &vf.dead_ranks, b, &p.can_promote))
         });

@@ -48,9 +48,17 @@ impl ShogiRules {
             .collect();
         for &k in Kind::ALL.iter().rev() {
             if let Some(moves) = self.promoted_text(k) {
+                // A promotion that moves as another kind says so by name.
+                let like = Kind::ALL
+                    .into_iter()
+                    .find(|&o| o != k && self.moves_text(o) == moves);
+                let how = match like {
+                    Some(o) => format!("moves as a {} ({moves})", o.name()),
+                    None => format!("moves {moves}"),
+                };
                 out.push((
                     format!("+{}", k.letter()),
-                    format!("promoted {}: moves {moves}", k.name()),
+                    format!("promoted {}: {how}", k.name()),
                 ));
             }
         }

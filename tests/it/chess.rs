@@ -968,7 +968,9 @@ fn the_facing_mark_tells_two_pawn_captures_apart() {
          exchange = \"mirror-ranks\"\n\
          [[setup]]\nrank = \"1\"\nrow = \"K .\"\n\
          [promotion]\nrule = \"facing-last-rank\"\npieces = [\"Q\", \"R\", \"B\", \"N\"]\n\
-         [endings]\nrepetition = 5\nmove-rule-halfmoves = 150\n";
+         [endings]\nrepetition = 5\nmove-rule-halfmoves = 150\n\
+         [pieces]\nking.moves = \"K\"\nqueen.moves = \"Q\"\nrook.moves = \"R\"\n\
+         bishop.moves = \"B\"\nknight.moves = \"N\"\npawn.moves = \"mfWcfF\"\n";
     let chess = seams::chess::ChessRules::from_file("chess-narrow.toml", rules, &lib)
         .expect("the narrow variant loads");
     let pos = chess

@@ -426,12 +426,14 @@ mod data_and_text {
             assert!(e.message.contains(says), "{e}");
         }
         let text = klein_text();
+        // The movement tables come after the values; they stay.
+        let pieces = &text[text.find("\n# How each kind moves").unwrap()..];
         let head = text.split("\n[values.promoted]").next().unwrap();
-        let edited = head.replacen("king = 0", "king = 0\npromoted = 5", 1);
+        let edited = head.replacen("king = 0", "king = 0\npromoted = 5", 1) + pieces;
         let e = ShogiRules::new("edited", &edited, Library::builtin()).unwrap_err();
         assert_eq!(e.field, "values.promoted", "{e}");
         // Without the table, every piece but the king is worth 100.
-        let bare = klein_text().split("\n[values]").next().unwrap().to_string();
+        let bare = klein_text().split("\n[values]").next().unwrap().to_string() + pieces;
         let r = ShogiRules::new("edited", &bare, Library::builtin()).expect("valid");
         assert_eq!(r.material(&r.start()), [1900, 1900]);
         let stock = builtin_variant("shogi-klein").unwrap();
