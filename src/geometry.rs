@@ -45,10 +45,17 @@ impl KnightWord {
     }
 
     pub fn index(self) -> usize {
-        KnightWord::ALL
-            .iter()
-            .position(|w| *w == self)
-            .expect("a knight word has a perpendicular short letter")
+        // ALL lists the long letters N, E, S, W in turn, each with its two
+        // short letters, the one toward W or S second: read off directly,
+        // since attack detection asks this for every word it traces back.
+        debug_assert!(self.long.is_cardinal() && self.short.is_cardinal());
+        debug_assert_ne!(
+            self.long.cardinal_index() % 2,
+            self.short.cardinal_index() % 2
+        );
+        let i = 2 * self.long.cardinal_index() + usize::from(matches!(self.short, Dir::S | Dir::W));
+        debug_assert_eq!(KnightWord::ALL[i], self);
+        i
     }
 
     /// The edge word in order: L, S, L.

@@ -13,9 +13,9 @@
 use super::ChessRules;
 use super::pieces::{Kind, Piece, Side};
 use super::position::{Position, Trace};
-use crate::movement::Facing;
 use crate::movement::lang::Mode;
 use crate::movement::square;
+use crate::movement::{Facing, Landing};
 use crate::rules::Player;
 use crate::topology::{CellId, Dir};
 
@@ -244,19 +244,29 @@ impl ChessRules {
                 self.pawn_moves(pos, from, p, out);
                 continue;
             }
-            square::targets(
-                &self.geo,
-                from,
-                self.form(p),
-                &occupied,
-                &mut |l, mode| match board[l.cell.index()] {
-                    None if mode.allows(false) => out.push(plain(from, l.cell)),
-                    Some(q) if q.owner != me && q.kind != Kind::King && mode.allows(true) => {
-                        out.push(plain(from, l.cell))
+            // One look at each landing's cell decides the action and
+            // whether a ride goes on.
+            let mut land = |l: Landing, mode: Mode| match board[l.cell.index()] {
+                None => {
+                    if mode.allows(false) {
+                        out.push(plain(from, l.cell));
                     }
-                    _ => {}
-                },
-            );
+                    false
+                }
+                Some(q) => {
+                    if q.owner != me && q.kind != Kind::King && mode.allows(true) {
+                        out.push(plain(from, l.cell));
+                    }
+                    true
+                }
+            };
+            let form = self.form(p);
+            square::walk_masks(&self.geo, from, form, &mut land);
+            if !form.other.is_empty() {
+                square::walk_others(&self.geo, from, form, &occupied, &mut |l, mode| {
+                    land(l, mode);
+                });
+            }
         }
     }
 
@@ -271,10 +281,10 @@ impl ChessRules {
         let form = self.form(p);
         let quiet = form.steps[Mode::Any.index()] | form.steps[Mode::Move.index()];
         let captures = form.capture_steps();
-        for d in Dir::ALL {
-            if quiet & (1 << d.index()) == 0 {
-                continue;
-            }
+        let mut bits = quiet;
+        while bits != 0 {
+            let d = Dir::ALL[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
             if let Some(s1) = self.geo.step(from, d)
                 && s1.to != from
                 && pos.board[s1.to.index()].is_none()
@@ -293,10 +303,10 @@ impl ChessRules {
                 }
             }
         }
-        for d in Dir::ALL {
-            if captures & (1 << d.index()) == 0 {
-                continue;
-            }
+        let mut bits = captures;
+        while bits != 0 {
+            let d = Dir::ALL[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
             let Some(s) = self.geo.step(from, d) else {
                 continue;
             };

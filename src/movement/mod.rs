@@ -115,11 +115,11 @@ pub struct Landing {
 /// therefore a defensive check, and `tests/it/topology.rs` compares this function
 /// against a literal implementation that keeps a visited set.
 #[inline]
-pub fn for_each_on_ray(
+pub fn for_each_on_ray<O: Fn(CellId) -> bool + ?Sized>(
     geo: &Geometry,
     from: CellId,
     dir: Dir,
-    occupied: &dyn Fn(CellId) -> bool,
+    occupied: &O,
     mut visit: impl FnMut(Landing),
 ) {
     let mut here = from;

@@ -15,9 +15,7 @@ use crate::geometry::{Diagonal, Geometry, KnightWord, diagonal, walk};
 use crate::topology::{Board, CellId, Dir, Step, Transport};
 
 use super::lang::{Atom, Axis, Body, Components, Leg, Mode, Movement, MovementError, chosen};
-use super::{
-    Facing, Hop, Landing, for_each_on_ray, hops_transport, knight_hops, ray_hops, step_hops,
-};
+use super::{Facing, Hop, Landing, hops_transport, knight_hops, ray_hops, step_hops};
 
 /// One compiled movement in one facing, in board directions at the
 /// piece's cell. The masks hold the common terms, by [`Mode::index`]; the
@@ -426,59 +424,110 @@ pub fn compile_text(text: &str, board: &str) -> Result<Compiled, MovementError> 
 /// caller decides, by `mode` and the occupant, whether the landing is a
 /// move, a capture, or nothing.
 #[inline]
-pub fn targets(
-    geo: &Geometry,
-    from: CellId,
-    form: &Form,
-    occupied: &dyn Fn(CellId) -> bool,
-    visit: &mut dyn FnMut(Landing, Mode),
-) {
-    for mode in Mode::ALL {
-        let i = mode.index();
-        let steps = form.steps[i];
-        if steps != 0 {
-            for d in Dir::ALL {
-                if steps & (1 << d.index()) != 0
-                    && let Some(s) = geo.step(from, d)
-                    && s.to != from
-                {
-                    visit(
-                        Landing {
-                            cell: s.to,
-                            transport: s.transport,
-                        },
-                        mode,
-                    );
-                }
-            }
-        }
-        let rays = form.rays[i];
-        if rays != 0 {
-            for d in Dir::ALL {
-                if rays & (1 << d.index()) != 0 {
-                    for_each_on_ray(geo, from, d, occupied, |l| visit(l, mode));
-                }
-            }
-        }
-        let knights = form.knights[i];
-        if knights != 0 {
-            for (k, w) in KnightWord::ALL.into_iter().enumerate() {
-                if knights & (1 << k) != 0
-                    && let Some(s) = geo.knight(from, w)
-                {
-                    visit(
-                        Landing {
-                            cell: s.to,
-                            transport: s.transport,
-                        },
-                        mode,
-                    );
-                }
-            }
-        }
-    }
+pub fn targets<O, V>(geo: &Geometry, from: CellId, form: &Form, occupied: &O, visit: &mut V)
+where
+    O: Fn(CellId) -> bool,
+    V: FnMut(Landing, Mode),
+{
+    masks_walk(geo, from, form, &mut |l, mode| {
+        visit(l, mode);
+        occupied(l.cell)
+    });
     for o in &form.other {
         other_targets(geo, from, o, occupied, visit);
+    }
+}
+
+/// The mask terms of [`targets`], for callers that look at each landing's
+/// cell anyway: `visit(landing, mode)` answers whether the cell is
+/// occupied, which ends a ride there. The terms outside the masks
+/// (`form.other`) are not walked.
+#[inline]
+pub fn walk_masks<V>(geo: &Geometry, from: CellId, form: &Form, visit: &mut V)
+where
+    V: FnMut(Landing, Mode) -> bool,
+{
+    masks_walk(geo, from, form, visit)
+}
+
+/// The terms of `form` outside the masks alone (what [`walk_masks`] leaves
+/// out), as [`targets`] visits them.
+pub fn walk_others<O, V>(geo: &Geometry, from: CellId, form: &Form, occupied: &O, visit: &mut V)
+where
+    O: Fn(CellId) -> bool,
+    V: FnMut(Landing, Mode),
+{
+    for o in &form.other {
+        other_targets(geo, from, o, occupied, visit);
+    }
+}
+
+/// The masks' landings; generic rather than `dyn`, for this is perft's
+/// inner loop and each family's closure is inlined into it. Rays follow
+/// [`super::for_each_on_ray`] (the same stops), written out so that the caller's
+/// one look at each cell also decides where the ray ends.
+#[inline]
+fn masks_walk<V>(geo: &Geometry, from: CellId, form: &Form, visit: &mut V)
+where
+    V: FnMut(Landing, Mode) -> bool,
+{
+    let bound = geo.board().cell_count() * 8;
+    for mode in Mode::ALL {
+        let i = mode.index();
+        let mut steps = form.steps[i];
+        while steps != 0 {
+            let d = Dir::ALL[steps.trailing_zeros() as usize];
+            steps &= steps - 1;
+            if let Some(s) = geo.step(from, d)
+                && s.to != from
+            {
+                visit(
+                    Landing {
+                        cell: s.to,
+                        transport: s.transport,
+                    },
+                    mode,
+                );
+            }
+        }
+        let mut rays = form.rays[i];
+        while rays != 0 {
+            let d = Dir::ALL[rays.trailing_zeros() as usize];
+            rays &= rays - 1;
+            let (mut here, mut dir, mut total) = (from, d, Transport::IDENTITY);
+            for _ in 0..bound {
+                let Some(s) = geo.step(here, dir) else { break };
+                if s.to == from {
+                    break;
+                }
+                total = total.then(s.transport);
+                dir = s.transport.apply(dir);
+                here = s.to;
+                if visit(
+                    Landing {
+                        cell: here,
+                        transport: total,
+                    },
+                    mode,
+                ) {
+                    break;
+                }
+            }
+        }
+        let mut knights = form.knights[i];
+        while knights != 0 {
+            let w = KnightWord::ALL[knights.trailing_zeros() as usize];
+            knights &= knights - 1;
+            if let Some(s) = geo.knight(from, w) {
+                visit(
+                    Landing {
+                        cell: s.to,
+                        transport: s.transport,
+                    },
+                    mode,
+                );
+            }
+        }
     }
 }
 

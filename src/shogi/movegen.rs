@@ -74,7 +74,7 @@ impl ShogiRules {
         board: &[Option<Piece>],
         from: CellId,
         piece: Piece,
-        visit: &mut dyn FnMut(Landing, Mode),
+        visit: &mut impl FnMut(Landing, Mode),
     ) {
         let occupied = |c: CellId| board[c.index()].is_some();
         square::targets(&self.geo, from, self.form(piece), &occupied, visit);
