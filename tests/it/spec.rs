@@ -152,6 +152,8 @@ fn the_readme_coverage_table_is_current() {
         ("surface chess (`SC`)", &["SC"]),
         ("Kyoto (`KY`)", &["KY"]),
         ("tetrahedral (`TS`, `TH`)", &["TS", "TH"]),
+        ("notation, shared (`NT`)", &["NT"]),
+        ("movement, shared (`MV`)", &["MV"]),
     ] {
         let rows: Vec<_> = cov
             .rows
