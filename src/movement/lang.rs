@@ -589,7 +589,7 @@ impl fmt::Display for Movement {
 
 impl Term {
     /// The term's own text within `movement`.
-    pub fn text<'a>(&self, movement: &'a Movement, next: Option<&Term>) -> String {
+    pub fn text(&self, movement: &Movement, next: Option<&Term>) -> String {
         let end = next.map_or(movement.text.chars().count(), |t| t.at);
         movement
             .text

@@ -77,7 +77,7 @@ proptest! {
         letters in proptest::collection::vec(proptest::sample::select(ALPHABET), 4..14)
     ) {
         let text: String = letters.into_iter().collect();
-        check_agreement(&grammar_once(), &text);
+        check_agreement(grammar_once(), &text);
     }
 }
 
@@ -160,7 +160,7 @@ fn phi_commutes_with_every_compiled_form() {
             let compiled = compile_text(text, board.name()).expect("compiles");
             for from in board.cells() {
                 // A fixed scatter of blockers, mapped by Φ on the image.
-                let occupied = |c: CellId| c != from && c.index() % 3 == 0;
+                let occupied = |c: CellId| c != from && c.index().is_multiple_of(3);
                 let image = |c: CellId| c != r.phi_cell(from) && r.phi_cell(c).index() % 3 == 0;
                 for facing in [Facing::Up, Facing::Down] {
                     let mut here = Vec::new();
