@@ -587,6 +587,33 @@ impl fmt::Display for Movement {
     }
 }
 
+impl Movement {
+    /// Whether every move keeps the colour of an alternating colouring of
+    /// the cells (GEO-I2): each term's unit crosses an even number of cell
+    /// edges (`F` two, `A` four, `D` two, `G` six; `W` one, `H` and `N`
+    /// three), so its every landing does; a ride whose unit crosses an
+    /// odd number lands on both colours. A piece that moves so is bound to
+    /// the colour it starts on, as the bishop is (the designer's bishop
+    /// check counts such pieces).
+    pub fn keeps_colour(&self) -> bool {
+        let even = |atom: Atom| {
+            atom.parts().iter().all(|a| match a {
+                Atom::F | Atom::A | Atom::D | Atom::G => true,
+                Atom::W | Atom::N | Atom::H => false,
+                // Shorthands are expanded by `parts`.
+                Atom::K | Atom::R | Atom::B | Atom::Q => false,
+            })
+        };
+        self.terms.iter().all(|t| match &t.body {
+            Body::Ride { atom, .. } => even(*atom),
+            // A leg is one W (one crossing) or one F (two).
+            Body::Chain { first, second, .. } => {
+                (first.atom == Atom::W) == (second.atom == Atom::W)
+            }
+        })
+    }
+}
+
 impl Term {
     /// The term's own text within `movement`.
     pub fn text(&self, movement: &Movement, next: Option<&Term>) -> String {

@@ -23,6 +23,7 @@ pub mod drawing;
 mod game;
 pub mod notation;
 pub mod perft_table;
+pub mod roster;
 
 pub use game::{Game, History};
 

@@ -19,6 +19,7 @@ use crate::checks::Checks;
 use crate::movement::Facing;
 use crate::movement::square::{self, Form};
 use crate::rules::Player;
+use crate::rules::roster::{Ordered, Roster};
 use crate::topology::{Board, CellId};
 
 /// The serde form of `spec/shogi/<variant>.toml`.
@@ -34,8 +35,9 @@ pub struct VariantFile {
     pub drop_facing: DropFacing,
     pub setup: SetupFile,
     pub promotion: PromotionFile,
-    /// Each kind's movement, by kind name (SS-3, MV).
-    pub pieces: BTreeMap<String, PieceFile>,
+    /// The kinds, in the file's order (SS-4, MV-6): name, letter,
+    /// movement, promotion and the special rules each takes part in.
+    pub pieces: Ordered<PieceFile>,
     #[serde(default)]
     pub dead_ranks: BTreeMap<String, DeadRanksFile>,
     /// Piece values by kind name, read only by the practice opponent (see
@@ -78,87 +80,176 @@ pub struct PromotionFile {
     pub second: Vec<String>,
 }
 
-/// `[pieces.<kind>]`: how one kind moves, in the movement language of
-/// `spec/movement/rules.md`, and how it moves promoted when it promotes.
+/// `[pieces.<kind>]`: one kind: its letter, how it moves in the movement
+/// language of `spec/movement/rules.md`, how it moves promoted when it
+/// promotes, and the special rules it takes part in (SS-4 to SS-7).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct PieceFile {
+    /// One upper-case letter; the second player's pieces are written in
+    /// lower case.
+    pub letter: String,
     pub moves: String,
     /// The promoted movement; absent, the kind never promotes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub promoted: Option<String>,
+    /// The king (SS-7): exactly one kind is royal. It is never captured,
+    /// never in hand, and its owner must keep it unattacked.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub royal: bool,
+    /// Nifu (SS-6.2): a piece of this kind is not dropped on a file that
+    /// holds an unpromoted piece of the kind of the same owner.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub nifu: bool,
+    /// Whether a drop of this kind may give mate; `false` for the pawn
+    /// (SS-6.3).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub drop_mate: bool,
 }
 
-/// Every kind's movement compiled for the variant's board: the forms by
-/// kind, promotion and facing, and what follows from them.
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Every kind's data, its movement compiled for the variant's board: the
+/// forms by kind, promotion and facing, the special rules, and what
+/// follows from them. Every vector is indexed by [`Kind::index`].
 #[derive(Clone, Debug)]
 pub struct PieceTable {
+    /// The kinds' names and letters, in the file's order.
+    pub roster: Roster,
     /// `forms[kind][promoted][facing]`; a kind that never promotes has its
     /// own movement in both promotion slots.
-    pub forms: [[[Form; 2]; 2]; 8],
+    pub forms: Vec<[[Form; 2]; 2]>,
     /// The kind has a promoted movement.
-    pub can_promote: [bool; 8],
+    pub can_promote: Vec<bool>,
     /// Some form of the kind moves differently in the two facings, so its
     /// facing is part of its state (SS-I1).
-    pub has_facing: [bool; 8],
+    pub has_facing: Vec<bool>,
     /// Some form has a term outside the masks, so attack detection must
     /// also look forwards.
     pub has_other: bool,
     /// The movement texts as written: `moves` and `promoted`, by kind.
-    pub texts: [(String, Option<String>); 8],
+    pub texts: Vec<(String, Option<String>)>,
+    /// The royal kind.
+    pub royal: Kind,
+    /// The kinds nifu applies to (SS-6.2).
+    pub nifu: Vec<bool>,
+    /// Whether a drop of the kind may give mate (SS-6.3).
+    pub drop_mate: Vec<bool>,
+    /// The unpromoted kind keeps the colour of a cell (GEO-I2): the
+    /// designer's bishop check counts it.
+    pub keeps_colour: Vec<bool>,
+    /// The kinds a hand holds, in the file's order: every kind but the
+    /// royal one (SS-6.1). Hands are written in this order.
+    pub hand: Vec<Kind>,
 }
 
-/// `[pieces]`: every kind once, each movement read and compiled for a
-/// board of square charts named `board` (MV; the compiled forms name no
-/// cell, so the board's own data is not needed and its mistakes do not
-/// hide these); every entry is checked on its own, and a movement error
-/// names the character it stopped at.
+impl PieceTable {
+    /// Whether `kind` is the royal one.
+    #[inline]
+    pub fn is_royal(&self, kind: Kind) -> bool {
+        kind == self.royal
+    }
+}
+
+/// `[pieces]`: the kinds in the file's order, each read and its movement
+/// compiled for a board of square charts named `board` (MV; the compiled
+/// forms name no cell, so the board's own data is not needed and its
+/// mistakes do not hide these); every entry is checked on its own, and a
+/// movement error names the character it stopped at. Exactly one kind is
+/// royal; nifu and the drop-mate rule apply to kinds that can be dropped.
 pub(super) fn piece_table(
     file: &str,
-    pieces: &BTreeMap<String, PieceFile>,
+    pieces: &Ordered<PieceFile>,
     board: &str,
 ) -> Result<PieceTable, Vec<DataError>> {
     let mut checks = Checks::new();
-    for name in pieces.keys() {
-        if Kind::ALL.iter().all(|k| k.name() != name) {
-            let known = crate::names::Known::new(name, Kind::ALL.iter().map(|k| k.name()));
+    let letters: Vec<(&str, &str)> = pieces
+        .iter()
+        .map(|(name, p)| (name, p.letter.as_str()))
+        .collect();
+    let roster = checks.take_all(Roster::read(&letters).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|e| error(file, &e.field, e.message))
+            .collect()
+    }));
+    for (name, p) in pieces.iter() {
+        if p.letter == "V" {
             checks.push(error(
                 file,
-                &format!("pieces.{name}"),
-                format!("unknown piece kind '{name}' ({known})"),
+                &format!("pieces.{name}.letter"),
+                "'V' names no kind: a lower-case v after a piece is its facing mark in \
+                 position texts (NT-I12)"
+                    .into(),
             ));
         }
     }
+    let royals: Vec<&str> = pieces
+        .iter()
+        .filter(|(_, p)| p.royal)
+        .map(|(n, _)| n)
+        .collect();
+    if royals.len() != 1 && !pieces.0.is_empty() {
+        checks.push(error(
+            file,
+            "pieces",
+            format!(
+                "exactly one kind is royal (royal = true), found {}{}",
+                royals.len(),
+                if royals.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", royals.join(", "))
+                }
+            ),
+        ));
+    }
+    let n = pieces.0.len();
     let mut table = PieceTable {
-        forms: Default::default(),
-        can_promote: [false; 8],
-        has_facing: [false; 8],
+        roster: Roster::default(),
+        forms: vec![Default::default(); n],
+        can_promote: vec![false; n],
+        has_facing: vec![false; n],
         has_other: false,
-        texts: Default::default(),
+        texts: vec![Default::default(); n],
+        royal: Kind::default(),
+        nifu: vec![false; n],
+        drop_mate: vec![true; n],
+        keeps_colour: vec![false; n],
+        hand: Vec::new(),
     };
-    for kind in Kind::ALL {
-        let field = format!("pieces.{}", kind.name());
-        let Some(entry) = pieces.get(kind.name()) else {
+    for (k, (name, entry)) in pieces.iter().enumerate() {
+        let field = format!("pieces.{name}");
+        if entry.royal && (entry.nifu || !entry.drop_mate) {
             checks.push(error(
                 file,
                 &field,
-                "missing: every kind needs its movement".into(),
+                "the royal kind is never dropped, so nifu and drop-mate say nothing of it".into(),
             ));
-            continue;
-        };
+        }
         let read = |key: &str, text: &str| {
-            square::compile_text(text, board)
+            crate::movement::lang::parse(text)
+                .and_then(|m| Ok((m.keeps_colour(), square::compile(&m, board)?)))
                 .map_err(|x| error(file, &format!("{field}.{key}"), x.to_string()))
         };
         let own = checks.take(read("moves", &entry.moves));
         let promoted = match &entry.promoted {
-            Some(text) => checks.take(read("promoted", text)).map(Some),
+            Some(text) => checks.take(read("promoted", text)).map(|(_, c)| Some(c)),
             None => Some(None),
         };
-        let (Some(own), Some(promoted)) = (own, promoted) else {
+        let (Some((keeps_colour, own)), Some(promoted)) = (own, promoted) else {
             continue;
         };
-        let k = kind as usize;
         table.texts[k] = (entry.moves.clone(), entry.promoted.clone());
         table.can_promote[k] = promoted.is_some();
         table.has_facing[k] =
@@ -168,6 +259,17 @@ pub(super) fn piece_table(
             .iter()
             .any(|c| c.forms.iter().any(|f| !f.other.is_empty()));
         table.forms[k] = [own.forms.clone(), up.forms.clone()];
+        table.nifu[k] = entry.nifu;
+        table.drop_mate[k] = entry.drop_mate;
+        table.keeps_colour[k] = keeps_colour;
+        if entry.royal {
+            table.royal = Kind::at(k);
+        } else {
+            table.hand.push(Kind::at(k));
+        }
+    }
+    if let Some(roster) = roster {
+        table.roster = roster;
     }
     checks.finish(table)
 }
@@ -334,15 +436,13 @@ pub(super) fn dead_ranks(
     file: &str,
     dead_ranks: &BTreeMap<String, DeadRanksFile>,
     board: &Board,
-    can_promote: &[bool; 8],
-) -> Result<[[u128; 2]; 8], Vec<DataError>> {
-    let mut dead = [[0u128; 2]; 8];
+    pieces: &PieceTable,
+) -> Result<Vec<[u128; 2]>, Vec<DataError>> {
+    let mut dead = vec![[0u128; 2]; pieces.roster.len()];
     let mut checks = Checks::new();
     for (name, ranks) in dead_ranks {
-        if let Some((kind, bits)) =
-            checks.take(dead_ranks_of(file, name, ranks, board, can_promote))
-        {
-            dead[kind as usize] = bits;
+        if let Some((kind, bits)) = checks.take(dead_ranks_of(file, name, ranks, board, pieces)) {
+            dead[kind.index()] = bits;
         }
     }
     checks.finish(dead)
@@ -354,15 +454,15 @@ fn dead_ranks_of(
     name: &str,
     ranks: &DeadRanksFile,
     board: &Board,
-    can_promote: &[bool; 8],
+    pieces: &PieceTable,
 ) -> Result<(Kind, [u128; 2]), DataError> {
     let field = format!("dead-ranks.{name}");
     let e = |message: String| error(file, &field, message);
-    let kind = Kind::ALL
-        .into_iter()
-        .find(|k| k.name() == name)
-        .ok_or_else(|| e(format!("unknown piece kind '{name}'")))?;
-    if !can_promote[kind as usize] {
+    let kind = pieces
+        .roster
+        .by_name(name)
+        .ok_or_else(|| e(pieces.roster.unknown_name(name)))?;
+    if !pieces.can_promote[kind.index()] {
         return Err(e("only a piece that can promote can be forced to".into()));
     }
     let mut bits = [0u128; 2];
@@ -384,26 +484,41 @@ pub(super) fn setup_cells(
     file: &str,
     setup: &SetupFile,
     board: &Board,
+    roster: &Roster,
     facing: [Facing; 2],
 ) -> Result<Vec<Option<Piece>>, Vec<DataError>> {
     let mut cells = vec![None; board.cell_count()];
     let mut checks = Checks::new();
     for (ri, row) in setup.rows.iter().enumerate() {
-        checks.take_all(place_row(file, ri, row, board, facing, &mut cells));
+        let place = Place {
+            file,
+            board,
+            roster,
+            facing,
+        };
+        checks.take_all(place_row(&place, ri, row, &mut cells));
     }
     checks.finish(cells)
+}
+
+/// What placing the setup rows reads: the file (for errors), the board,
+/// the kinds and each player's facing.
+struct Place<'a> {
+    file: &'a str,
+    board: &'a Board,
+    roster: &'a Roster,
+    facing: [Facing; 2],
 }
 
 /// Places one row for both players: a row of the wrong length, or else
 /// each player's first mistake (the same bad letter once).
 fn place_row(
-    file: &str,
+    place: &Place,
     ri: usize,
     row: &RowFile,
-    board: &Board,
-    facing: [Facing; 2],
     cells: &mut [Option<Piece>],
 ) -> Result<(), Vec<DataError>> {
+    let (file, board) = (place.file, place.board);
     let chars: Vec<char> = row.pieces.chars().collect();
     if chars.len() != board.width() as usize {
         return Err(vec![error(
@@ -422,9 +537,9 @@ fn place_row(
         let side = Side {
             player,
             rank,
-            facing: facing[player.index()],
+            facing: place.facing[player.index()],
         };
-        if let Err(e) = place_side(file, ri, &chars, side, board, cells)
+        if let Err(e) = place_side(place, ri, &chars, side, cells)
             && !errors.contains(&e)
         {
             errors.push(e);
@@ -448,13 +563,13 @@ struct Side<'a> {
 /// Places one player's pieces of a row; player B's row is the
 /// file-reversed row.
 fn place_side(
-    file: &str,
+    place: &Place,
     ri: usize,
     chars: &[char],
     side: Side,
-    board: &Board,
     cells: &mut [Option<Piece>],
 ) -> Result<(), DataError> {
+    let (file, board) = (place.file, place.board);
     let field = format!(
         "setup.rows[{ri}].{}",
         match side.player {
@@ -467,13 +582,18 @@ fn place_side(
         if ch == '.' {
             continue;
         }
-        let kind = Kind::from_letter(ch)
+        let kind = place
+            .roster
+            .by_letter(ch)
             .filter(|_| ch.is_ascii_uppercase())
             .ok_or_else(|| {
                 error(
                     file,
                     &format!("setup.rows[{ri}].pieces"),
-                    format!("'{ch}' is not a piece letter (P L N S G B R K or .)"),
+                    format!(
+                        "'{ch}' is not a piece letter ({} or .)",
+                        place.roster.letter_list()
+                    ),
                 )
             })?;
         let x = match side.player {

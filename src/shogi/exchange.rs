@@ -17,7 +17,7 @@ impl ShogiRules {
                 let mut q = p;
                 q.owner = p.owner.other();
                 q.facing = p.facing.reversed();
-                if q.kind == super::Kind::King {
+                if self.is_royal(q.kind) {
                     kings[q.owner.index()] = Some(c);
                 }
                 board[c.index()] = Some(q);

@@ -52,7 +52,7 @@ pub struct ShogiRules {
     /// `band[player][cell]`: the cell is in that player's promotion band.
     band: [Vec<bool>; 2],
     /// `dead[kind][facing]`: bit `r` set when rank `r` (1-based) is dead.
-    dead: [[u128; 2]; 8],
+    dead: Vec<[u128; 2]>,
     /// Every kind's movement, compiled for the board (`[pieces]`, MV).
     pieces: data::PieceTable,
     /// The nifu file of each cell: the index of its north orbit.
@@ -63,16 +63,14 @@ pub struct ShogiRules {
     fixed_facing: bool,
     /// Whether the position text also accepts USI side letters `b`/`w`.
     usi_sfen: bool,
-    /// `piece_set[hand index]`: how many pieces of each droppable kind the
-    /// game has (SS-I9), counted from the initial position. `None` while
-    /// the initial position itself is being validated.
-    piece_set: Option<[u32; 7]>,
+    /// `piece_set[kind]`: how many pieces of each droppable kind the game
+    /// has (SS-I9), counted from the initial position. `None` while the
+    /// initial position itself is being validated.
+    piece_set: Option<Vec<u32>>,
     /// `values[promoted][kind]`: what a piece is worth to the practice
-    /// opponent (`[values]` of the data file).
-    values: [[i32; 8]; 2],
-    /// `hand_values[hand index]`: a piece in hand is worth its unpromoted
-    /// kind.
-    hand_values: [i32; 7],
+    /// opponent (`[values]` of the data file); a piece in hand is worth
+    /// its unpromoted kind.
+    values: [Vec<i32>; 2],
     start: Position,
 }
 
@@ -117,17 +115,24 @@ impl ShogiRules {
         let band =
             board.and_then(|b| checks.take_all(data::promotion_bands(file, &vf.promotion, b)));
         let pieces = checks.take_all(data::piece_table(file, &vf.pieces, &vf.board));
-        let dead = board.zip(pieces.as_ref()).and_then(|(b, p)| {
-            checks.take_all(data::dead_ranks(file, &vf.dead_ranks, b, &p.can_promote))
-        });
+        let dead = board
+            .zip(pieces.as_ref())
+            .and_then(|(b, p)| checks.take_all(data::dead_ranks(file, &vf.dead_ranks, b, p)));
         let values = pieces.as_ref().and_then(|p| {
-            let values = read_values(vf.values.as_ref(), &p.can_promote)
+            let values = read_values(vf.values.as_ref(), p)
                 .map_err(|errors| errors.into_iter().map(|x| e(&x.field, x.message)).collect());
             checks.take_all(values)
         });
         let written_facing = [vf.drop_facing.first, vf.drop_facing.second];
-        let cells = board
-            .and_then(|b| checks.take_all(data::setup_cells(file, &vf.setup, b, written_facing)));
+        let cells = board.zip(pieces.as_ref()).and_then(|(b, p)| {
+            checks.take_all(data::setup_cells(
+                file,
+                &vf.setup,
+                b,
+                &p.roster,
+                written_facing,
+            ))
+        });
         let (
             Some(geo),
             Some(drop_facing),
@@ -183,29 +188,23 @@ impl ShogiRules {
             fixed_facing,
             piece_set: None,
             values,
-            hand_values: [0; 7],
             start: Position {
                 board: vec![],
-                hands: [[0; 7]; 2],
+                hands: position::NO_HANDS,
                 to_move: Player::First,
                 move_number: 1,
                 kings: [None, None],
             },
         };
-        for k in Kind::HAND {
-            if let Some(i) = k.hand_index() {
-                rules.hand_values[i] = rules.values[0][k as usize];
-            }
-        }
         let start = rules
             .validate(Setup {
                 board: cells,
-                hands: [[0; 7]; 2],
+                hands: position::NO_HANDS,
                 to_move: Player::First,
                 move_number: 1,
             })
             .map_err(|x| vec![e("setup", x.to_string())])?;
-        rules.piece_set = Some(position::piece_counts(&start));
+        rules.piece_set = Some(rules.piece_counts(&start));
         rules.start = start;
         Ok(rules)
     }
@@ -228,36 +227,75 @@ impl ShogiRules {
     #[inline]
     pub fn is_dead(&self, kind: Kind, f: Facing, c: CellId) -> bool {
         let rank = self.geo.board().square(c).y as u32 + 1;
-        self.dead[kind as usize][facing_index(f)] >> rank & 1 == 1
+        self.dead[kind.index()][facing_index(f)] >> rank & 1 == 1
     }
 
     /// How `p` moves where it stands: its kind's compiled movement,
     /// promoted or not, in its facing.
     #[inline]
     pub fn form(&self, p: Piece) -> &Form {
-        &self.pieces.forms[p.kind as usize][usize::from(p.promoted)][facing_index(p.facing)]
+        &self.pieces.forms[p.kind.index()][usize::from(p.promoted)][facing_index(p.facing)]
+    }
+
+    /// The variant's kinds: names and letters, in the file's order.
+    pub fn kinds(&self) -> &crate::rules::roster::Roster {
+        &self.pieces.roster
+    }
+
+    /// The kinds a hand holds, in the order hands are written (every kind
+    /// but the royal one, in the file's order).
+    pub fn hand_kinds(&self) -> &[Kind] {
+        &self.pieces.hand
+    }
+
+    /// The upper-case letter of `kind`.
+    pub fn letter(&self, kind: Kind) -> char {
+        self.pieces.roster.letter(kind)
+    }
+
+    /// The name of `kind` in the data file (`silver`).
+    pub fn kind_name(&self, kind: Kind) -> &str {
+        self.pieces.roster.name(kind)
+    }
+
+    /// Whether `kind` is the king (SS-7).
+    #[inline]
+    pub fn is_royal(&self, kind: Kind) -> bool {
+        self.pieces.is_royal(kind)
+    }
+
+    /// Whether nifu applies to drops of `kind` (SS-6.2).
+    #[inline]
+    pub fn has_nifu(&self, kind: Kind) -> bool {
+        self.pieces.nifu[kind.index()]
+    }
+
+    /// Whether a drop of `kind` may give mate (SS-6.3 forbids it the pawn).
+    #[inline]
+    pub fn drop_may_mate(&self, kind: Kind) -> bool {
+        self.pieces.drop_mate[kind.index()]
     }
 
     /// Whether `kind` has a promoted movement (`[pieces]`, SS-5).
     pub fn can_promote(&self, kind: Kind) -> bool {
-        self.pieces.can_promote[kind as usize]
+        self.pieces.can_promote[kind.index()]
     }
 
     /// The movement text of `kind` as the variant writes it (MV).
     pub fn moves_text(&self, kind: Kind) -> &str {
-        &self.pieces.texts[kind as usize].0
+        &self.pieces.texts[kind.index()].0
     }
 
     /// The promoted movement text of `kind`, when it promotes.
     pub fn promoted_text(&self, kind: Kind) -> Option<&str> {
-        self.pieces.texts[kind as usize].1.as_deref()
+        self.pieces.texts[kind.index()].1.as_deref()
     }
 
     /// Whether a piece of `kind` moves by its facing, so that the facing is
     /// part of its state (SS-I1): derived from its movement.
     #[inline]
     pub fn has_facing(&self, kind: Kind) -> bool {
-        self.pieces.has_facing[kind as usize]
+        self.pieces.has_facing[kind.index()]
     }
 
     /// The nifu file of a cell (index of its north orbit).
@@ -286,26 +324,31 @@ impl ShogiRules {
     }
 }
 
-/// The `[values]` table, keyed by the kind names `dead-ranks` uses:
-/// `values[promoted][kind as usize]`.
+/// The `[values]` table, keyed by the kind names of `[pieces]`:
+/// `values[promoted][kind]`.
 fn read_values(
     table: Option<&toml::Value>,
-    can_promote: &[bool; 8],
-) -> Result<[[i32; 8]; 2], Vec<crate::values::ValueError>> {
-    let kinds = Kind::ALL.map(Kind::name);
-    let promoting: Vec<&str> = Kind::ALL
-        .into_iter()
-        .filter(|&k| can_promote[k as usize])
-        .map(Kind::name)
+    pieces: &data::PieceTable,
+) -> Result<[Vec<i32>; 2], Vec<crate::values::ValueError>> {
+    let roster = &pieces.roster;
+    let kinds: Vec<&str> = roster.names().collect();
+    let promoting: Vec<&str> = roster
+        .kinds()
+        .filter(|k| pieces.can_promote[k.index()])
+        .map(|k| roster.name(k))
         .collect();
     let names = crate::values::Names {
         kinds: &kinds,
-        royal: Kind::King.name(),
+        royal: roster.name(pieces.royal),
         promoted: &promoting,
     };
     let read = crate::values::read_all(table, &names)?;
-    Ok([false, true]
-        .map(|promoted| Kind::ALL.map(|k| read.of(k.name(), promoted && can_promote[k as usize]))))
+    Ok([false, true].map(|promoted| {
+        roster
+            .kinds()
+            .map(|k| read.of(roster.name(k), promoted && pieces.can_promote[k.index()]))
+            .collect()
+    }))
 }
 
 impl ShogiRules {
@@ -335,35 +378,37 @@ impl ShogiRules {
             let Some(p) = self.start.piece_at(c) else {
                 continue;
             };
-            match (p.kind, p.promoted) {
-                (Kind::Bishop, false) => bishops.push((p.owner, c)),
-                (Kind::Pawn, false) => {
-                    let mut board = vec![None; b.cell_count()];
-                    let moves = fewest_moves(
-                        (c, p.facing),
-                        |(here, facing), out| {
-                            let piece = Piece { facing, ..p };
-                            board[here.index()] = Some(piece);
-                            self.piece_targets(&board, here, piece, &mut |to, t| {
-                                out.push((to, facing.transported(t)))
-                            });
-                            board[here.index()] = None;
-                        },
-                        |(here, _)| self.in_band(p.owner, here),
-                    );
-                    pawns.push(PawnPath {
-                        owner: p.owner,
-                        cell: b.cell_name(c).to_string(),
-                        moves,
-                    });
-                }
-                _ => {}
+            if p.promoted {
+                continue;
+            }
+            if self.pieces.keeps_colour[p.kind.index()] {
+                bishops.push((p.owner, c));
+            }
+            if self.has_nifu(p.kind) {
+                let mut board = vec![None; b.cell_count()];
+                let moves = fewest_moves(
+                    (c, p.facing),
+                    |(here, facing), out| {
+                        let piece = Piece { facing, ..p };
+                        board[here.index()] = Some(piece);
+                        self.piece_targets(&board, here, piece, &mut |to, t| {
+                            out.push((to, facing.transported(t)))
+                        });
+                        board[here.index()] = None;
+                    },
+                    |(here, _)| self.in_band(p.owner, here),
+                );
+                pawns.push(PawnPath {
+                    owner: p.owner,
+                    cell: b.cell_name(c).to_string(),
+                    moves,
+                });
             }
         }
         let mut immobile = Vec::new();
         for owner in [Player::First, Player::Second] {
             let facing = self.drop_facing(owner);
-            for kind in Kind::HAND {
+            for &kind in self.hand_kinds() {
                 for c in b.cells() {
                     let piece = Piece {
                         owner,
@@ -374,7 +419,7 @@ impl ShogiRules {
                     if !self.is_dead(kind, facing, c) && !self.can_move_alone(c, piece) {
                         immobile.push(ImmobileDrop {
                             owner,
-                            piece: piece.text(),
+                            piece: self.piece_text(piece),
                             cell: b.cell_name(c).to_string(),
                         });
                     }
@@ -408,9 +453,9 @@ impl ShogiRules {
             rule: "promotion zone".into(),
             cells: both(&|p, c| self.in_band(p, c)),
         }];
-        for kind in Kind::HAND {
+        for &kind in self.hand_kinds() {
             out.push(PlayerCells {
-                rule: format!("drops of {}", kind.letter()),
+                rule: format!("drops of {}", self.letter(kind)),
                 cells: both(&|p, c| !self.is_dead(kind, self.drop_facing(p), c)),
             });
         }
@@ -503,10 +548,10 @@ impl Rules for ShogiRules {
     fn material(&self, pos: &Position) -> [i32; 2] {
         let mut sum = [0; 2];
         for p in pos.board.iter().flatten() {
-            sum[p.owner.index()] += self.values[usize::from(p.promoted)][p.kind as usize];
+            sum[p.owner.index()] += self.values[usize::from(p.promoted)][p.kind.index()];
         }
         for (total, hand) in sum.iter_mut().zip(&pos.hands) {
-            for (&n, &v) in hand.iter().zip(&self.hand_values) {
+            for (&n, &v) in hand.iter().zip(&self.values[0]) {
                 *total += i32::from(n) * v;
             }
         }

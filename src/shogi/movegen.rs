@@ -37,20 +37,14 @@ pub enum Action {
     },
 }
 
-impl Action {
-    /// Whether this is a pawn drop, the one action pawn-drop mate limits.
-    pub fn is_pawn_drop(&self) -> bool {
-        matches!(
-            self,
-            Action::Drop {
-                kind: Kind::Pawn,
-                ..
-            }
-        )
-    }
-}
-
 impl ShogiRules {
+    /// Whether `a` drops a kind that may not give mate by its drop
+    /// (SS-6.3: the pawn), the one action pawn-drop mate limits.
+    #[inline]
+    pub fn is_pawn_drop(&self, a: &Action) -> bool {
+        matches!(*a, Action::Drop { kind, .. } if !self.drop_may_mate(kind))
+    }
+
     /// Calls `visit(cell, transport)` for every cell `piece` on `from` can
     /// land on by its movement, occupied or not (the first occupied cell of a
     /// ray included, nothing beyond it), whatever the landing allows: every
@@ -96,20 +90,21 @@ impl ShogiRules {
         let hand = &pos.hands[me.index()];
         if hand.iter().any(|&n| n > 0) {
             let facing = self.drop_facing[me.index()];
-            let pawn_files = self.pawn_files(pos, me);
-            for kind in Kind::HAND {
-                let Some(hi) = kind.hand_index() else {
-                    continue;
-                };
-                if hand[hi] == 0 {
+            for &kind in self.hand_kinds() {
+                if hand[kind.index()] == 0 {
                     continue;
                 }
+                let nifu_files = if self.has_nifu(kind) {
+                    self.nifu_files(pos, me, kind)
+                } else {
+                    Vec::new()
+                };
                 for (i, slot) in board.iter().enumerate() {
                     let to = CellId(i as u16);
                     if slot.is_some() || self.is_dead(kind, facing, to) {
                         continue;
                     }
-                    if kind == Kind::Pawn && pawn_files.contains(&self.file_of[i]) {
+                    if nifu_files.contains(&self.file_of[i]) {
                         continue;
                     }
                     out.push(Action::Drop { kind, to });
@@ -128,10 +123,11 @@ impl ShogiRules {
         let board = &pos.board;
         let has_facing = self.has_facing(p.kind);
         let can_promote = self.can_promote(p.kind);
+        let royal = self.pieces.royal;
         self.piece_landings(board, from, p, &mut |l, mode| {
             let (to, t) = (l.cell, l.transport);
             match board[to.index()] {
-                Some(q) if q.owner == me || q.kind == Kind::King || !mode.allows(true) => return,
+                Some(q) if q.owner == me || q.kind == royal || !mode.allows(true) => return,
                 None if !mode.allows(false) => return,
                 _ => {}
             }
@@ -182,13 +178,14 @@ impl ShogiRules {
         v
     }
 
-    /// The nifu files holding an unpromoted pawn of `p` (`SS-6.2`).
-    pub fn pawn_files(&self, pos: &Position, p: Player) -> Vec<u16> {
+    /// The nifu files holding an unpromoted piece of `kind` of `p`
+    /// (`SS-6.2`: for the pawn).
+    pub fn nifu_files(&self, pos: &Position, p: Player, kind: Kind) -> Vec<u16> {
         let mut files = vec![];
         for (i, slot) in pos.board.iter().enumerate() {
             if let Some(q) = slot
                 && q.owner == p
-                && q.kind == Kind::Pawn
+                && q.kind == kind
                 && !q.promoted
             {
                 files.push(self.file_of[i]);
@@ -207,7 +204,7 @@ impl ShogiRules {
                 let captured = board[to.index()];
                 board[to.index()] = moving;
                 board[from.index()] = None;
-                let king = if moving.is_some_and(|p| p.kind == Kind::King) {
+                let king = if moving.is_some_and(|p| self.is_royal(p.kind)) {
                     Some(to)
                 } else {
                     pos.kings[me.index()]
@@ -237,7 +234,7 @@ impl ShogiRules {
     /// Whether `a` breaks no pawn-drop-mate rule (`SS-6.5`): it is not a
     /// pawn drop, or the drop does not mate.
     fn no_pawn_drop_mate(&self, pos: &Position, a: &Action) -> bool {
-        !a.is_pawn_drop() || !self.is_pawn_drop_mate(pos, a)
+        !self.is_pawn_drop(a) || !self.is_pawn_drop_mate(pos, a)
     }
 
     /// Whether `a` (from [`Self::pseudo`]) is legal, using `scratch` (a copy
@@ -331,7 +328,7 @@ impl ShogiRules {
     pub fn has_legal(&self, pos: &Position) -> bool {
         let mut actions = self.pseudo(pos);
         // Pawn drops last: they may need a recursive mate test.
-        actions.sort_by_key(|a| a.is_pawn_drop());
+        actions.sort_by_key(|a| self.is_pawn_drop(a));
         let mut scratch = pos.board.clone();
         actions
             .iter()
@@ -344,7 +341,7 @@ impl ShogiRules {
         let mut scratch = pos.board.clone();
         if !self.king_safe_after(&mut scratch, pos, a) {
             Some(true)
-        } else if a.is_pawn_drop() && self.is_pawn_drop_mate(pos, a) {
+        } else if self.is_pawn_drop(a) && self.is_pawn_drop_mate(pos, a) {
             Some(false)
         } else {
             None
@@ -364,10 +361,9 @@ impl ShogiRules {
                 facing,
             } => {
                 if let Some(mut p) = next.board[from.index()].take() {
-                    if let Some(q) = next.board[to.index()]
-                        && let Some(hi) = q.kind.hand_index()
-                    {
-                        next.hands[me.index()][hi] += 1;
+                    if let Some(q) = next.board[to.index()] {
+                        let n = &mut next.hands[me.index()][q.kind.index()];
+                        *n = n.saturating_add(1);
                     }
                     if promote {
                         p.promoted = true;
@@ -377,17 +373,15 @@ impl ShogiRules {
                     } else {
                         self.drop_facing[me.index()]
                     };
-                    if p.kind == Kind::King {
+                    if self.is_royal(p.kind) {
                         next.kings[me.index()] = Some(to);
                     }
                     next.board[to.index()] = Some(p);
                 }
             }
             Action::Drop { kind, to } => {
-                if let Some(hi) = kind.hand_index() {
-                    let n = &mut next.hands[me.index()][hi];
-                    *n = n.saturating_sub(1);
-                }
+                let n = &mut next.hands[me.index()][kind.index()];
+                *n = n.saturating_sub(1);
                 next.board[to.index()] =
                     Some(self.piece(me, kind, false, self.drop_facing[me.index()]));
             }

@@ -10,7 +10,6 @@ use crate::rules::{ActionError, IllegalReason};
 
 use super::ShogiRules;
 use super::movegen::Action;
-use super::pieces::Kind;
 use super::position::Position;
 use super::text::{facing_mark, parse_mark};
 
@@ -27,7 +26,7 @@ impl ShogiRules {
         match *action {
             Action::Drop { kind, to } => {
                 let mut s = String::with_capacity(8);
-                s.push(kind.letter());
+                s.push(self.letter(kind));
                 s.push('*');
                 s.push_str(self.cell_name(to));
                 s
@@ -113,12 +112,6 @@ impl ShogiRules {
                     format!("'{text}': a drop is a piece letter, '*', and a cell, as in P*e5"),
                 ));
             };
-            let kind = Kind::from_letter(letter).ok_or_else(|| {
-                fail(
-                    IllegalReason::Syntax,
-                    format!("'{letter}' is not a piece letter"),
-                )
-            })?;
             if target.ends_with(['^', 'v']) {
                 return Err(fail(
                     IllegalReason::DropRestriction,
@@ -126,10 +119,22 @@ impl ShogiRules {
                 ));
             }
             let to = cell(target)?;
+            // A letter the variant has no kind for is one more piece that
+            // is not in hand (NT-I9).
+            let Some(kind) = self.kinds().by_letter(letter) else {
+                return Err(fail(
+                    IllegalReason::NoPiece,
+                    format!(
+                        "'{letter}' is the letter of no piece of {} ({})",
+                        self.name,
+                        self.kinds().letter_list()
+                    ),
+                ));
+            };
             if pos.hand(me, kind) == 0 {
                 return Err(fail(
                     IllegalReason::NoPiece,
-                    format!("no {} in hand", kind.name()),
+                    format!("no {} in hand", self.kind_name(kind)),
                 ));
             }
             if pos.piece_at(to).is_some() {
@@ -141,14 +146,18 @@ impl ShogiRules {
             if self.is_dead(kind, self.drop_facing(me), to) {
                 return Err(fail(
                     IllegalReason::DropRestriction,
-                    format!("a dropped {} could never move from {target}", kind.name()),
+                    format!(
+                        "a dropped {} could never move from {target}",
+                        self.kind_name(kind)
+                    ),
                 ));
             }
-            if kind == Kind::Pawn && self.pawn_files(pos, me).contains(&self.file_of(to)) {
+            if self.has_nifu(kind) && self.nifu_files(pos, me, kind).contains(&self.file_of(to)) {
                 return Err(fail(
                     IllegalReason::DropRestriction,
                     format!(
-                        "nifu: the file of {target} already holds an unpromoted pawn of the mover"
+                        "nifu: the file of {target} already holds an unpromoted {} of the mover",
+                        self.kind_name(kind)
                     ),
                 ));
             }
@@ -161,7 +170,7 @@ impl ShogiRules {
                 )),
                 Some(false) => Err(fail(
                     IllegalReason::DropRestriction,
-                    "a dropped pawn may not give mate",
+                    format!("a dropped {} may not give mate", self.kind_name(kind)),
                 )),
             };
         }
@@ -246,7 +255,7 @@ impl ShogiRules {
                 IllegalReason::Unreachable,
                 format!(
                     "a {} carries no facing, so no route ends with '{}'",
-                    piece.kind.name(),
+                    self.kind_name(piece.kind),
                     facing_mark(f)
                 ),
             ));

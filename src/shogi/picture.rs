@@ -10,7 +10,6 @@ use crate::topology::file::AnyBoard;
 
 use super::ShogiRules;
 use super::movegen::Action;
-use super::pieces::Kind;
 use super::position::Position;
 
 impl ShogiRules {
@@ -24,11 +23,11 @@ impl ShogiRules {
                 pos.piece_at(c).map(|p| PieceMark {
                     cell: b.cell_name(c).to_string(),
                     owner: p.owner,
-                    label: p.kind.letter().to_string(),
+                    label: self.letter(p.kind).to_string(),
                     promoted: p.promoted,
                     facing: facing_if(facings && self.has_facing(p.kind), p.facing),
                     other_face: None,
-                    royal: p.kind == Kind::King,
+                    royal: self.is_royal(p.kind),
                     arrow: false,
                 })
             })
@@ -41,24 +40,24 @@ impl ShogiRules {
     /// promoted piece, how it moves in the movement language (SS-4.1,
     /// SS-4.5, MV).
     fn names(&self) -> Vec<(String, String)> {
-        let mut out: Vec<(String, String)> = Kind::ALL
-            .iter()
-            .rev()
-            .map(|k| (k.letter().to_string(), k.name().to_string()))
+        let kinds = self.kinds();
+        let mut out: Vec<(String, String)> = kinds
+            .kinds()
+            .map(|k| (kinds.letter(k).to_string(), kinds.name(k).to_string()))
             .collect();
-        for &k in Kind::ALL.iter().rev() {
+        for k in kinds.kinds() {
             if let Some(moves) = self.promoted_text(k) {
                 // A promotion that moves as another kind says so by name.
-                let like = Kind::ALL
-                    .into_iter()
+                let like = kinds
+                    .kinds()
                     .find(|&o| o != k && self.moves_text(o) == moves);
                 let how = match like {
-                    Some(o) => format!("moves as a {} ({moves})", o.name()),
+                    Some(o) => format!("moves as a {} ({moves})", kinds.name(o)),
                     None => format!("moves {moves}"),
                 };
                 out.push((
-                    format!("+{}", k.letter()),
-                    format!("promoted {}: {how}", k.name()),
+                    format!("+{}", kinds.letter(k)),
+                    format!("promoted {}: {how}", kinds.name(k)),
                 ));
             }
         }
@@ -79,7 +78,7 @@ impl Draw<Position, Action> for ShogiRules {
         let mut out = Vec::new();
         for owner in [Player::First, Player::Second] {
             let home = self.drop_facing(owner);
-            for kind in Kind::ALL {
+            for kind in self.kinds().kinds() {
                 let promotions: &[bool] = if self.can_promote(kind) {
                     &[false, true]
                 } else {
@@ -93,14 +92,15 @@ impl Draw<Position, Action> for ShogiRules {
                 for &promoted in promotions {
                     for &facing in &facings {
                         let piece = self.piece(owner, kind, promoted, facing);
-                        let mut token = piece.text();
+                        let mut token = String::new();
+                        self.push_piece_letter(&mut token, piece);
                         if facing != home {
                             token.push(if facing == Facing::Up { '^' } else { 'v' });
                         }
                         out.push(crate::rules::drawing::PaletteEntry {
                             token,
                             owner,
-                            label: kind.letter().to_string(),
+                            label: self.letter(kind).to_string(),
                             promoted,
                             facing: facing_if(!self.fixed_facing && self.has_facing(kind), facing),
                             other_face: None,
@@ -116,11 +116,12 @@ impl Draw<Position, Action> for ShogiRules {
     fn hand_shape(&self) -> Option<crate::rules::drawing::HandShape> {
         Some(crate::rules::drawing::HandShape {
             place: crate::rules::drawing::HandPlace::Field(1),
-            entries: Kind::HAND
+            entries: self
+                .hand_kinds()
                 .iter()
-                .map(|k| crate::rules::drawing::HandEntry {
-                    letter: k.letter(),
-                    label: k.letter().to_string(),
+                .map(|&k| crate::rules::drawing::HandEntry {
+                    letter: self.letter(k),
+                    label: self.letter(k).to_string(),
                 })
                 .collect(),
             counted: true,
@@ -144,12 +145,13 @@ impl Draw<Position, Action> for ShogiRules {
         let pieces = self.piece_marks(pos);
         let side = |p: Player| Side {
             name: Rules::player_name(self, p).to_string(),
-            hand: Kind::HAND
+            hand: self
+                .hand_kinds()
                 .iter()
                 .map(|&k| HandMark {
-                    label: k.letter().to_string(),
+                    label: self.letter(k).to_string(),
                     count: pos.hand(p, k) as u32,
-                    drops: vec![k.letter().to_string()],
+                    drops: vec![self.letter(k).to_string()],
                 })
                 .collect(),
             zone: b
@@ -194,7 +196,7 @@ impl Draw<Position, Action> for ShogiRules {
                 from: None,
                 to: b.cell_name(to).to_string(),
                 facing: None,
-                drop: Some(kind.letter().to_string()),
+                drop: Some(self.letter(kind).to_string()),
                 promote: false,
             },
         }

@@ -9,14 +9,19 @@
 //! facing (`SS-I1`).
 
 use crate::movement::Facing;
+use crate::rules::roster::MAX_KINDS;
 use crate::rules::{Player, PositionError};
 use crate::topology::CellId;
 
 use super::ShogiRules;
 use super::pieces::{Kind, Piece};
 
-/// Pieces in hand: `hands[player][kind.hand_index()]`.
-pub type Hands = [[u8; 7]; 2];
+/// Pieces in hand: `hands[player][kind.index()]`; the royal kind's count
+/// is always 0.
+pub type Hands = [[u8; MAX_KINDS]; 2];
+
+/// Both hands empty.
+pub const NO_HANDS: Hands = [[0; MAX_KINDS]; 2];
 
 /// An unvalidated position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -48,7 +53,7 @@ impl Position {
         &self.board
     }
     pub fn hand(&self, p: Player, k: Kind) -> u8 {
-        k.hand_index().map_or(0, |i| self.hands[p.index()][i])
+        self.hands[p.index()][k.index()]
     }
     pub fn hands(&self) -> &Hands {
         &self.hands
@@ -90,24 +95,24 @@ fn err(field: impl Into<String>, message: impl Into<String>) -> PositionError {
     }
 }
 
-/// Pieces of each droppable kind on the board (promoted or not) and in
-/// both hands, by hand index.
-pub(super) fn piece_counts(pos: &Position) -> [u32; 7] {
-    let mut counts = [0u32; 7];
-    for p in pos.board.iter().flatten() {
-        if let Some(i) = p.kind.hand_index() {
-            counts[i] += 1;
-        }
-    }
-    for hand in &pos.hands {
-        for (i, &n) in hand.iter().enumerate() {
-            counts[i] += u32::from(n);
-        }
-    }
-    counts
-}
-
 impl ShogiRules {
+    /// Pieces of each droppable kind on the board (promoted or not) and in
+    /// both hands, by kind; the royal kind counts none.
+    pub(super) fn piece_counts(&self, pos: &Position) -> Vec<u32> {
+        let mut counts = vec![0u32; self.kinds().len()];
+        for p in pos.board.iter().flatten() {
+            if !self.is_royal(p.kind) {
+                counts[p.kind.index()] += 1;
+            }
+        }
+        for hand in &pos.hands {
+            for (count, &n) in counts.iter_mut().zip(hand) {
+                *count += u32::from(n);
+            }
+        }
+        counts
+    }
+
     /// Checks a setup against this variant and returns the position.
     pub fn validate(&self, setup: Setup) -> Result<Position, PositionError> {
         let n = self.geo.board().cell_count();
@@ -130,10 +135,13 @@ impl ShogiRules {
             let Some(p) = slot else { continue };
             let c = CellId(i as u16);
             let place = || self.geo.board().cell_name(c);
+            if p.kind.index() >= self.kinds().len() {
+                return Err(err(place(), "a kind this variant does not have"));
+            }
             if p.promoted && !self.can_promote(p.kind) {
                 return Err(err(
                     place(),
-                    format!("a {} cannot be promoted", p.kind.name()),
+                    format!("a {} cannot be promoted", self.kind_name(p.kind)),
                 ));
             }
             let default = self.drop_facing[p.owner.index()];
@@ -153,12 +161,12 @@ impl ShogiRules {
                     place(),
                     format!(
                         "an unpromoted {} facing {} could never move from here (dead rank)",
-                        p.kind.name(),
+                        self.kind_name(p.kind),
                         p.facing
                     ),
                 ));
             }
-            if p.kind == Kind::King {
+            if self.is_royal(p.kind) {
                 let k = &mut kings[p.owner.index()];
                 if let Some(other) = k {
                     return Err(err(
@@ -170,6 +178,24 @@ impl ShogiRules {
                     ));
                 }
                 *k = Some(c);
+            }
+        }
+        for (p, hand) in [Player::First, Player::Second]
+            .into_iter()
+            .zip(&setup.hands)
+        {
+            let held = |k: usize| hand[k] > 0;
+            if let Some(k) = (0..MAX_KINDS).find(|&k| held(k) && k >= self.kinds().len()) {
+                return Err(err(
+                    "hand",
+                    format!("{p:?}'s hand holds kind {k}, which this variant does not have"),
+                ));
+            }
+            if held(self.pieces.royal.index()) {
+                return Err(err(
+                    "hand",
+                    format!("a {} is never in hand", self.kind_name(self.pieces.royal)),
+                ));
             }
         }
         let pos = Position {
@@ -195,19 +221,19 @@ impl ShogiRules {
     /// SS-I9: no kind outnumbers the game's set, counting the board and
     /// both hands, since play only moves pieces between them.
     fn check_piece_set(&self, pos: &Position) -> Result<(), PositionError> {
-        let Some(set) = self.piece_set else {
+        let Some(set) = &self.piece_set else {
             return Ok(());
         };
-        let have = piece_counts(pos);
-        for kind in Kind::ALL {
-            let Some(i) = kind.hand_index() else { continue };
+        let have = self.piece_counts(pos);
+        for &kind in self.hand_kinds() {
+            let i = kind.index();
             if have[i] > set[i] {
                 return Err(err(
                     "hand",
                     format!(
                         "{} {} pieces on the board and in hand; the game has {} (SS-I9)",
                         have[i],
-                        kind.name(),
+                        self.kind_name(kind),
                         set[i]
                     ),
                 ));

@@ -9,14 +9,15 @@
 //! depends on facing, `^` (up) or `v` (down) when it faces against its
 //! owner's drop facing. The side is `A` or `B`; on `shogi-flat` the USI
 //! letters `b` (A) and `w` (B) are also read, so a USI SFEN is accepted.
-//! Hands are `-` or counted letters in the order R B G S N L P, A first.
+//! Hands are `-` or counted letters in the order of the variant's hand
+//! kinds (R B G S N L P in the shipped files), A first.
 
 use crate::movement::Facing;
 use crate::rules::{Player, PositionError, push_count};
 use crate::topology::{CellId, Square};
 
 use super::ShogiRules;
-use super::pieces::{Kind, Piece, player_letter};
+use super::pieces::{Piece, player_letter};
 use super::position::{Position, Setup};
 
 fn err(field: impl Into<String>, message: impl Into<String>) -> PositionError {
@@ -33,7 +34,7 @@ impl ShogiRules {
             "{} {} {}",
             self.placement_text(&pos.board),
             player_letter(pos.to_move),
-            hands_text(&pos.hands)
+            self.hands_text(&pos.hands)
         )
     }
 
@@ -81,11 +82,24 @@ impl ShogiRules {
 
     /// [`ShogiRules::piece_text`], written onto `out` (position texts are
     /// made for every position of a game: they are its repetition keys).
-    fn push_piece_text(&self, out: &mut String, p: Piece) {
-        p.push_text(out);
+    pub fn push_piece_text(&self, out: &mut String, p: Piece) {
+        self.push_piece_letter(out, p);
         if self.has_facing(p.kind) && p.facing != self.drop_facing[p.owner.index()] {
             out.push(facing_mark(p.facing));
         }
+    }
+
+    /// `+` when promoted and the kind's letter, upper case for A: the
+    /// piece without its facing mark.
+    pub fn push_piece_letter(&self, out: &mut String, p: Piece) {
+        if p.promoted {
+            out.push('+');
+        }
+        let c = self.letter(p.kind);
+        out.push(match p.owner {
+            Player::First => c,
+            Player::Second => c.to_ascii_lowercase(),
+        });
     }
 
     /// Parses the one-line text (or, on `shogi-flat`, a USI SFEN).
@@ -116,7 +130,7 @@ impl ShogiRules {
                 ));
             }
         };
-        let hands = read_hands(fields[2])?;
+        let hands = self.read_hands(fields[2])?;
         let move_number = match fields.get(3) {
             None => 1,
             Some(t) => t
@@ -201,10 +215,13 @@ impl ShogiRules {
                     let Some(&letter) = chars.get(i) else {
                         return Err(err(field, format!("'{rank}' ends with '+'")));
                     };
-                    let kind = Kind::from_letter(letter).ok_or_else(|| {
+                    let kind = self.kinds().by_letter(letter).ok_or_else(|| {
                         err(
                             field.clone(),
-                            format!("'{letter}' is not a piece letter (P L N S G B R K)"),
+                            format!(
+                                "'{letter}' is not a piece letter ({})",
+                                self.kinds().letter_list()
+                            ),
                         )
                     })?;
                     i += 1;
@@ -222,7 +239,7 @@ impl ShogiRules {
                                 field,
                                 format!(
                                     "a {} carries no facing, so it takes no '{m}' mark",
-                                    kind.name()
+                                    self.kind_name(kind)
                                 ),
                             ));
                         }
@@ -280,68 +297,75 @@ pub fn parse_mark(c: char) -> Option<Facing> {
     }
 }
 
-/// `-`, or counted letters in the order R B G S N L P, A's first.
-pub fn hands_text(hands: &super::position::Hands) -> String {
-    let mut s = String::new();
-    for p in [Player::First, Player::Second] {
-        for k in Kind::HAND {
-            let Some(hi) = k.hand_index() else { continue };
-            let n = hands[p.index()][hi];
-            if n == 0 {
-                continue;
+impl ShogiRules {
+    /// `-`, or counted letters in the order of the variant's hand kinds
+    /// (R B G S N L P in the shipped files), A's first.
+    pub fn hands_text(&self, hands: &super::position::Hands) -> String {
+        let mut s = String::new();
+        for p in [Player::First, Player::Second] {
+            for &k in self.hand_kinds() {
+                let n = hands[p.index()][k.index()];
+                if n == 0 {
+                    continue;
+                }
+                if n > 1 {
+                    s += &n.to_string();
+                }
+                let c = self.letter(k);
+                s.push(match p {
+                    Player::First => c,
+                    Player::Second => c.to_ascii_lowercase(),
+                });
             }
-            if n > 1 {
-                s += &n.to_string();
-            }
-            let c = k.letter();
-            s.push(match p {
-                Player::First => c,
-                Player::Second => c.to_ascii_lowercase(),
-            });
         }
+        if s.is_empty() { "-".into() } else { s }
     }
-    if s.is_empty() { "-".into() } else { s }
-}
 
-fn read_hands(text: &str) -> Result<super::position::Hands, PositionError> {
-    let mut hands = [[0u8; 7]; 2];
-    if text == "-" {
-        return Ok(hands);
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let start = i;
-        while i < chars.len() && chars[i].is_ascii_digit() {
+    fn read_hands(&self, text: &str) -> Result<super::position::Hands, PositionError> {
+        let mut hands = super::position::NO_HANDS;
+        if text == "-" {
+            return Ok(hands);
+        }
+        let chars: Vec<char> = text.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            let count: u32 = if i > start {
+                let run: String = chars[start..i].iter().collect();
+                run.parse()
+                    .ok()
+                    .filter(|&n| (1..=255).contains(&n))
+                    .ok_or_else(|| err("hand", format!("count '{run}' is not 1–255")))?
+            } else {
+                1
+            };
+            let Some(&letter) = chars.get(i) else {
+                return Err(err("hand", format!("'{text}' ends with a count")));
+            };
+            let kind = self
+                .kinds()
+                .by_letter(letter)
+                .ok_or_else(|| err("hand", format!("'{letter}' is not a piece letter")))?;
+            if self.is_royal(kind) {
+                return Err(err(
+                    "hand",
+                    format!("a {} is never in hand", self.kind_name(kind)),
+                ));
+            }
+            let owner = if letter.is_ascii_uppercase() {
+                Player::First
+            } else {
+                Player::Second
+            };
+            let slot = &mut hands[owner.index()][kind.index()];
+            *slot = (*slot as u32 + count)
+                .try_into()
+                .map_err(|_| err("hand", format!("too many '{letter}' in hand")))?;
             i += 1;
         }
-        let count: u32 = if i > start {
-            let run: String = chars[start..i].iter().collect();
-            run.parse()
-                .ok()
-                .filter(|&n| (1..=255).contains(&n))
-                .ok_or_else(|| err("hand", format!("count '{run}' is not 1–255")))?
-        } else {
-            1
-        };
-        let Some(&letter) = chars.get(i) else {
-            return Err(err("hand", format!("'{text}' ends with a count")));
-        };
-        let kind = Kind::from_letter(letter)
-            .ok_or_else(|| err("hand", format!("'{letter}' is not a piece letter")))?;
-        let Some(hi) = kind.hand_index() else {
-            return Err(err("hand", "a king is never in hand"));
-        };
-        let owner = if letter.is_ascii_uppercase() {
-            Player::First
-        } else {
-            Player::Second
-        };
-        let slot = &mut hands[owner.index()][hi];
-        *slot = (*slot as u32 + count)
-            .try_into()
-            .map_err(|_| err("hand", format!("too many '{letter}' in hand")))?;
-        i += 1;
+        Ok(hands)
     }
-    Ok(hands)
 }

@@ -128,7 +128,7 @@ fn start_positions_print() {
 mod properties {
     use proptest::prelude::*;
     use seams::rules::{EndReason, Game, Player, Rules};
-    use seams::shogi::{Action, Kind, Position, ShogiRules, builtin_variants};
+    use seams::shogi::{Action, Position, ShogiRules, builtin_variants};
     use std::sync::OnceLock;
 
     fn variants() -> &'static [ShogiRules] {
@@ -226,12 +226,10 @@ mod properties {
         // A pawn drop never lands in a file with the mover's unpromoted pawn.
         let me = p.to_move();
         for a in &legal {
-            if let Action::Drop {
-                kind: Kind::Pawn,
-                to,
-            } = a
+            if let Action::Drop { kind, to } = a
+                && r.kind_name(*kind) == "pawn"
             {
-                let files = r.pawn_files(p, me);
+                let files = r.nifu_files(p, me, *kind);
                 prop_assert!(!files.contains(&r.file_of(*to)));
             }
         }
@@ -427,7 +425,7 @@ mod data_and_text {
         }
         let text = klein_text();
         // The movement tables come after the values; they stay.
-        let pieces = &text[text.find("\n# How each kind moves").unwrap()..];
+        let pieces = &text[text.find("\n# The kinds (SS-4, MV-6)").unwrap()..];
         let head = text.split("\n[values.promoted]").next().unwrap();
         let edited = head.replacen("king = 0", "king = 0\npromoted = 5", 1) + pieces;
         let e = ShogiRules::new("edited", &edited, Library::builtin()).unwrap_err();
@@ -486,7 +484,7 @@ mod data_and_text {
             ),
             (
                 "setup.rows[1].pieces",
-                "'X' is not a piece letter (P L N S G B R K or .)",
+                "'X' is not a piece letter (K R B G S N L P or .)",
             ),
         ];
         assert_eq!(
@@ -557,7 +555,8 @@ mod data_and_text {
                 "placement I:3",
             ),
             (start.replacen(" A ", " C ", 1), "syntax/side"),
-            (start.replacen(" - ", " 2X ", 1), "syntax/hand"),
+            // X is a letter (NT-I9), of no kind of this variant.
+            (start.replacen(" - ", " 2X ", 1), "hand"),
             (start.replacen(" 1", " 0", 1), "syntax/move number"),
             (start.replacen("|", "/", 1), "placement"),
             (
