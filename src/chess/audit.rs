@@ -12,7 +12,7 @@ impl ChessRules {
     fn placed(&self, pos: &Position, c: CellId) -> Option<Placed> {
         pos.board[c.index()].map(|p| Placed {
             cell: self.geo.board().cell_name(c).to_string(),
-            piece: p.letter().to_string(),
+            piece: self.piece_letter(p).to_string(),
             owner: p.owner,
         })
     }

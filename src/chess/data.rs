@@ -11,16 +11,14 @@
 //! so that one run names every broken entry. Every rejection names the
 //! file and field.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::pieces::{Kind, Piece};
 use crate::checks::Checks;
 use crate::geometry::Geometry;
-use crate::movement::Facing;
 use crate::movement::square::{self, Form};
 use crate::rules::Player;
+use crate::rules::roster::{Ordered, Roster};
 use crate::topology::{Board, CellId, Square};
 
 /// The serde form of `spec/chess/<variant>.toml`.
@@ -40,8 +38,9 @@ pub struct VariantFile {
     pub standard_fen: bool,
     /// White's initial pieces, one diagram row per rank.
     pub setup: Vec<SetupRow>,
-    /// Each kind's movement, by kind name (SC-3, MV).
-    pub pieces: BTreeMap<String, PieceFile>,
+    /// The kinds, in the file's order (SC-3.8, MV-6): letter, movement
+    /// and the special rules each takes part in.
+    pub pieces: Ordered<PieceFile>,
     pub promotion: PromotionFile,
     /// Absent: the variant has no castling.
     #[serde(default)]
@@ -68,29 +67,54 @@ pub enum ExchangeMap {
 #[serde(deny_unknown_fields)]
 pub struct SetupRow {
     pub rank: String,
-    /// One token per file, separated by spaces: `.` empty, or K Q R B N P.
+    /// One token per file, separated by spaces: `.` empty, or the letter
+    /// of a kind (K Q R B N P in the shipped files).
     pub row: String,
 }
 
-/// `[pieces.<kind>]`: how one kind moves. The pawn's double step, en
-/// passant and promotion are rules of their own (SC-4); they read the
-/// pawn's move-only and capture-only steps from here.
+/// `[pieces.<kind>]`: one kind: its letter, how it moves, and the special
+/// rules it takes part in. The pawn's double step, en passant and
+/// promotion are rules of their own (SC-4); they read the pawn's
+/// move-only and capture-only steps from here.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct PieceFile {
+    /// One upper-case letter; Black's pieces are written in lower case.
+    pub letter: String,
     pub moves: String,
+    /// The king (SC-7): exactly one kind is royal.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub royal: bool,
+    /// The pawn (SC-4): at most one kind; it carries a facing and a
+    /// double-step flag, captures en passant and promotes.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub pawn: bool,
 }
 
-/// Every kind's movement compiled for the variant's board.
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Every kind's data, its movement compiled for the variant's board; each
+/// vector is indexed by [`Kind::index`].
 #[derive(Clone, Debug)]
 pub struct PieceTable {
+    /// The kinds' names and letters, in the file's order.
+    pub roster: Roster,
     /// `forms[kind][facing]`: only the pawn's differ by facing.
-    pub forms: [[Form; 2]; 6],
+    pub forms: Vec<[Form; 2]>,
     /// Some form has a term outside the masks, so attack detection also
     /// looks forwards and every candidate is tested for king safety.
     pub has_other: bool,
     /// The movement texts as written, by kind.
-    pub texts: [String; 6],
+    pub texts: Vec<String>,
+    /// The royal kind.
+    pub royal: Kind,
+    /// The pawn, if the variant has one.
+    pub pawn: Option<Kind>,
+    /// The kind keeps the colour of a cell (GEO-I2): the designer's
+    /// bishop check counts it.
+    pub keeps_colour: Vec<bool>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -163,8 +187,9 @@ pub enum Promotion {
     OwnerRanks([(u8, u8); 2]),
 }
 
-/// One castling, resolved: every cell it names and the cells strictly
-/// between king and rook on the drawn home rank.
+/// One castling, resolved: every cell it names, the cells strictly
+/// between king and rook on the drawn home rank, and the kinds of the two
+/// pieces the setup has there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CastleSpec {
     pub king: CellId,
@@ -173,6 +198,11 @@ pub struct CastleSpec {
     pub rook: CellId,
     pub rook_to: CellId,
     pub between: Vec<CellId>,
+    /// The kind of the king (the royal kind).
+    pub king_kind: Kind,
+    /// The kind standing on `rook` in the setup: the rook in the shipped
+    /// files.
+    pub rook_kind: Kind,
 }
 
 /// A variant file checked against its board.
@@ -186,6 +216,7 @@ pub struct VariantData {
     /// White's setup; Black's is derived by the exchange.
     pub white_setup: Vec<(CellId, Piece)>,
     pub promotion: Promotion,
+    /// The kinds a pawn may become, in the file's order of choice.
     pub promotion_pieces: Vec<Kind>,
     /// Every kind's compiled movement.
     pub pieces: PieceTable,
@@ -193,9 +224,9 @@ pub struct VariantData {
     pub castling: Option<[CastleSpec; 2]>,
     pub repetition: u32,
     pub move_rule_halfmoves: u32,
-    /// What each kind is worth to the practice opponent, by `Kind as
-    /// usize`; a promoted pawn is worth what its new kind is.
-    pub values: [i32; 6],
+    /// What each kind is worth to the practice opponent, by kind; a
+    /// promoted pawn is worth what its new kind is.
+    pub values: Vec<i32>,
 }
 
 /// Parses a rank designator: `"9"` on one chart, `"II:9"` on several.
@@ -252,8 +283,8 @@ impl VariantData {
     }
 
     /// Checks a variant file against its board's geometry, naming every
-    /// independent mistake in the order of the sections: the exchange,
-    /// each setup row's rank and row, White's king, each promotion piece,
+    /// independent mistake in the order of the sections: the exchange, the
+    /// kinds, each setup row's rank and row, White's king, each promotion piece,
     /// each promotion rank, each castling, each ending threshold and each
     /// `[values]` entry.
     pub fn resolve_all(
@@ -287,24 +318,32 @@ impl VariantData {
         let exchange = board.and_then(|b| {
             checks.take(exchange(vf.exchange, b).map_err(|m| err("exchange".into(), m)))
         });
-        let white_setup = board.and_then(|b| checks.take_all(white_setup(&err, &vf.setup, b)));
-        let pieces = board.and_then(|b| checks.take_all(piece_table(&err, &vf.pieces, b)));
-        let promotion_pieces = checks.take_all(promotion_pieces(&err, &vf.promotion.pieces));
+        // The movement needs the board's name only (for its messages), so
+        // the kinds are checked even when the board is unknown.
+        let pieces = checks.take_all(piece_table(&err, &vf.pieces, &vf.board));
+        let white_setup = board
+            .zip(pieces.as_ref())
+            .and_then(|(b, p)| checks.take_all(white_setup(&err, &vf.setup, b, p)));
+        let promotion_pieces = pieces
+            .as_ref()
+            .and_then(|p| checks.take_all(promotion_pieces(&err, &vf.promotion.pieces, p)));
         let promotion = board.and_then(|b| checks.take_all(promotion(&err, &vf.promotion, b)));
-        let castling = match (&vf.castling, board) {
-            (None, _) => Some(None),
-            (Some(c), Some(b)) => checks
-                .take_all(castling(&err, c, b, white_setup.as_deref()))
+        let castling = match (&vf.castling, board, pieces.as_ref()) {
+            (None, _, _) => Some(None),
+            (Some(c), Some(b), Some(p)) => checks
+                .take_all(castling(&err, c, b, p, white_setup.as_deref()))
                 .map(Some),
-            (Some(_), None) => None,
+            (Some(_), _, _) => None,
         };
         let endings = checks.take_all(endings(&err, &vf.endings));
-        let values = checks.take_all(read_values(vf.values.as_ref()).map_err(|errors| {
-            errors
-                .into_iter()
-                .map(|e| err(e.field, e.message))
-                .collect()
-        }));
+        let values = pieces.as_ref().and_then(|p| {
+            checks.take_all(read_values(vf.values.as_ref(), p).map_err(|errors| {
+                errors
+                    .into_iter()
+                    .map(|e| err(e.field, e.message))
+                    .collect()
+            }))
+        });
         match (
             exchange,
             white_setup,
@@ -361,6 +400,7 @@ fn white_setup(
     err: &Fail,
     rows: &[SetupRow],
     board: &Board,
+    pieces: &PieceTable,
 ) -> Result<Vec<(CellId, Piece)>, Vec<DataError>> {
     let mut checks = Checks::new();
     let mut white_setup = Vec::new();
@@ -378,24 +418,31 @@ fn white_setup(
                 })
                 .map_err(|m| err(format!("{field}.rank"), m)),
         );
-        let kinds =
-            checks.take(row_kinds(&row.row, board).map_err(|m| err(format!("{field}.row"), m)));
+        let kinds = checks.take(
+            row_kinds(&row.row, board, &pieces.roster).map_err(|m| err(format!("{field}.row"), m)),
+        );
         let (Some((chart, y)), Some(kinds)) = (rank, kinds) else {
             continue;
         };
         for (x, kind) in kinds {
             let cell = board.cell(Square { chart, x, y });
-            white_setup.push((
-                cell,
-                Piece::of(Player::First, kind, Facing::Up, kind == Kind::Pawn),
-            ));
+            let piece = if pieces.pawn == Some(kind) {
+                // Every pawn of the setup has its double step (SC-4.2).
+                Piece {
+                    double_step: true,
+                    ..Piece::new(Player::First, kind)
+                }
+            } else {
+                Piece::new(Player::First, kind)
+            };
+            white_setup.push((cell, piece));
         }
     }
     // A row that was not read may hold the king.
     if checks.passed() {
         let kings = white_setup
             .iter()
-            .filter(|(_, p)| p.kind == Kind::King)
+            .filter(|(_, p)| p.kind == pieces.royal)
             .count();
         if kings != 1 {
             checks.push(err(
@@ -408,7 +455,7 @@ fn white_setup(
 }
 
 /// The pieces of one setup row by file index, empty cells left out.
-fn row_kinds(row: &str, board: &Board) -> Result<Vec<(u8, Kind)>, String> {
+fn row_kinds(row: &str, board: &Board, roster: &Roster) -> Result<Vec<(u8, Kind)>, String> {
     let tokens: Vec<&str> = row.split_whitespace().collect();
     if tokens.len() != board.width() as usize {
         return Err(format!(
@@ -423,13 +470,14 @@ fn row_kinds(row: &str, board: &Board) -> Result<Vec<(u8, Kind)>, String> {
             continue;
         }
         let kind = match t.chars().collect::<Vec<_>>().as_slice() {
-            [c] if c.is_ascii_uppercase() => Kind::from_letter(*c),
+            [c] if c.is_ascii_uppercase() => roster.by_letter(*c),
             _ => None,
         }
         .ok_or_else(|| {
             format!(
-                "'{t}' at file {} is not one of . K Q R B N P",
-                Board::file_letter(x as u8)
+                "'{t}' at file {} is not one of . {}",
+                Board::file_letter(x as u8),
+                roster.letter_list()
             )
         })?;
         kinds.push((x as u8, kind));
@@ -437,87 +485,173 @@ fn row_kinds(row: &str, board: &Board) -> Result<Vec<(u8, Kind)>, String> {
     Ok(kinds)
 }
 
-/// `[pieces]`: every kind once, each movement compiled for the board
-/// (MV) and checked on its own. Only the pawn carries a facing (SC-3.1),
-/// so every other kind must move alike in both facings.
+/// `[pieces]`: the kinds in the file's order, each read and its movement
+/// compiled for the board (MV) on its own. Exactly one kind is royal and
+/// at most one is the pawn. Only the pawn carries a facing (SC-3.1), so
+/// every other kind must move alike in both facings, and the pawn moves
+/// by single steps (MV-I5). No letter is `V`, the pawn's facing mark in
+/// position texts (NT-I12).
 fn piece_table(
     err: &Fail,
-    pieces: &BTreeMap<String, PieceFile>,
-    board: &Board,
+    pieces: &Ordered<PieceFile>,
+    board: &str,
 ) -> Result<PieceTable, Vec<DataError>> {
     let mut checks = Checks::new();
-    for name in pieces.keys() {
-        if Kind::ALL.iter().all(|k| k.name() != name) {
-            let known = crate::names::Known::new(name, Kind::ALL.iter().map(|k| k.name()));
+    let letters: Vec<(&str, &str)> = pieces
+        .iter()
+        .map(|(name, p)| (name, p.letter.as_str()))
+        .collect();
+    let roster = checks.take_all(Roster::read(&letters).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|e| err(e.field, e.message))
+            .collect()
+    }));
+    for (name, p) in pieces.iter() {
+        if p.letter == "V" {
+            checks.push(err(
+                format!("pieces.{name}.letter"),
+                "'V' names no kind: a lower-case v after a piece is a pawn's facing mark in \
+                 position texts (NT-I12)"
+                    .into(),
+            ));
+        }
+        if p.royal && p.pawn {
             checks.push(err(
                 format!("pieces.{name}"),
-                format!("unknown piece kind '{name}' ({known})"),
+                "one kind cannot be both the king and the pawn".into(),
             ));
         }
     }
-    let mut table = PieceTable {
-        forms: Default::default(),
-        has_other: false,
-        texts: Default::default(),
+    let named = |flag: fn(&PieceFile) -> bool| -> Vec<&str> {
+        pieces
+            .iter()
+            .filter(|(_, p)| flag(p))
+            .map(|(n, _)| n)
+            .collect()
     };
-    for kind in Kind::ALL {
-        let field = format!("pieces.{}", kind.name());
-        let Some(entry) = pieces.get(kind.name()) else {
-            checks.push(err(field, "missing: every kind needs its movement".into()));
-            continue;
-        };
-        let compiled = square::compile_text(&entry.moves, board.name())
+    let royals = named(|p| p.royal);
+    if royals.len() != 1 && !pieces.0.is_empty() {
+        checks.push(err(
+            "pieces".into(),
+            format!(
+                "exactly one kind is royal (royal = true), found {}{}",
+                royals.len(),
+                listed(&royals)
+            ),
+        ));
+    }
+    let pawns = named(|p| p.pawn);
+    if pawns.len() > 1 {
+        checks.push(err(
+            "pieces".into(),
+            format!(
+                "at most one kind is the pawn (pawn = true), found {}{}",
+                pawns.len(),
+                listed(&pawns)
+            ),
+        ));
+    }
+    let n = pieces.0.len();
+    let mut table = PieceTable {
+        roster: Roster::default(),
+        forms: vec![Default::default(); n],
+        has_other: false,
+        texts: vec![String::new(); n],
+        royal: Kind::default(),
+        pawn: None,
+        keeps_colour: vec![false; n],
+    };
+    for (k, (name, entry)) in pieces.iter().enumerate() {
+        let compiled = crate::movement::lang::parse(&entry.moves)
+            .and_then(|m| Ok((m.keeps_colour(), square::compile(&m, board)?)))
             .map_err(|e| e.to_string())
-            .and_then(|c| {
+            .and_then(|(keeps_colour, c)| {
                 let steps_only = c
                     .forms
                     .iter()
                     .all(|f| f.rays == [0; 3] && f.knights == [0; 3] && f.other.is_empty());
-                if kind == Kind::Pawn && !steps_only {
+                if entry.pawn && !steps_only {
                     Err(
                         "a pawn moves by single steps (SC-4.1): its double step and en \
                          passant are rules built on those steps"
                             .to_string(),
                     )
-                } else if kind != Kind::Pawn && c.depends_on_facing() {
+                } else if !entry.pawn && c.depends_on_facing() {
                     Err(format!(
-                        "only a pawn carries a facing (SC-3.1), so a {} must move alike \
-                         whichever way it faces: 'f', 'b' and 'v' choose nothing for it",
-                        kind.name()
+                        "only a pawn carries a facing (SC-3.1), so a {name} must move alike \
+                         whichever way it faces: 'f', 'b' and 'v' choose nothing for it"
                     ))
                 } else {
-                    Ok(c)
+                    Ok((keeps_colour, c))
                 }
             });
-        let Some(c) = checks.take(compiled.map_err(|m| err(format!("{field}.moves"), m))) else {
+        let field = format!("pieces.{name}.moves");
+        let Some((keeps_colour, c)) = checks.take(compiled.map_err(|m| err(field, m))) else {
             continue;
         };
-        let k = kind as usize;
         table.has_other |= c.forms.iter().any(|f| !f.other.is_empty());
         table.texts[k] = entry.moves.clone();
         table.forms[k] = c.forms;
+        table.keeps_colour[k] = keeps_colour;
+        if entry.royal {
+            table.royal = Kind::at(k);
+        }
+        if entry.pawn {
+            table.pawn = Some(Kind::at(k));
+        }
+    }
+    if let Some(roster) = roster {
+        table.roster = roster;
     }
     checks.finish(table)
 }
 
-/// The promotion choices: each entry is checked on its own.
-fn promotion_pieces(err: &Fail, pieces: &[String]) -> Result<Vec<Kind>, Vec<DataError>> {
-    if pieces.is_empty() {
+/// `: a, b` after a count of names, or nothing when there are none.
+fn listed(names: &[&str]) -> String {
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", names.join(", "))
+    }
+}
+
+/// The promotion choices, as letters of kinds other than the king and the
+/// pawn: each entry is checked on its own.
+fn promotion_pieces(
+    err: &Fail,
+    letters: &[String],
+    pieces: &PieceTable,
+) -> Result<Vec<Kind>, Vec<DataError>> {
+    if letters.is_empty() {
         return Err(vec![err(
             "promotion.pieces".into(),
             "at least one choice is needed".into(),
         )]);
     }
+    let roster = &pieces.roster;
     let mut checks = Checks::new();
     let mut kinds = Vec::new();
-    for (i, p) in pieces.iter().enumerate() {
-        let kind = match p.as_str() {
-            "Q" => Ok(Kind::Queen),
-            "R" => Ok(Kind::Rook),
-            "B" => Ok(Kind::Bishop),
-            "N" => Ok(Kind::Knight),
-            other => Err(format!("'{other}' is not one of Q R B N")),
+    for (i, p) in letters.iter().enumerate() {
+        let mut chars = p.chars();
+        let kind = match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => roster.by_letter(c),
+            _ => None,
         }
+        .filter(|&k| k != pieces.royal && Some(k) != pieces.pawn)
+        .ok_or_else(|| {
+            let choices: Vec<String> = roster
+                .kinds()
+                .filter(|&k| k != pieces.royal && Some(k) != pieces.pawn)
+                .map(|k| roster.letter(k).to_string())
+                .collect();
+            format!(
+                "'{}' is not one of {}: a pawn becomes a kind of the variant other than \
+                 the king and the pawn",
+                crate::quote::excerpt(p),
+                choices.join(" ")
+            )
+        })
         .and_then(|kind| {
             if kinds.contains(&kind) {
                 Err(format!("'{p}' is listed twice"))
@@ -568,11 +702,12 @@ fn castling(
     err: &Fail,
     c: &CastlingFile,
     board: &Board,
+    pieces: &PieceTable,
     white_setup: Option<&[(CellId, Piece)]>,
 ) -> Result<[CastleSpec; 2], Vec<DataError>> {
     let mut checks = Checks::new();
-    let east = checks.take_all(castle(err, "east", &c.east, board, white_setup));
-    let west = checks.take_all(castle(err, "west", &c.west, board, white_setup));
+    let east = checks.take_all(castle(err, "east", &c.east, board, pieces, white_setup));
+    let west = checks.take_all(castle(err, "west", &c.west, board, pieces, white_setup));
     let (Some(east), Some(west)) = (east, west) else {
         return Err(checks.into_errors());
     };
@@ -586,12 +721,14 @@ fn castling(
 }
 
 /// One castling: each cell named, then the drawn rank they stand on, then
-/// the setup's king and rook.
+/// the setup's king and rook: the castling's rook is whatever kind stands
+/// on its cell, so long as it is neither the king nor the pawn.
 fn castle(
     err: &Fail,
     name: &str,
     cf: &CastleFile,
     board: &Board,
+    pieces: &PieceTable,
     white_setup: Option<&[(CellId, Piece)]>,
 ) -> Result<CastleSpec, Vec<DataError>> {
     let mut checks = Checks::new();
@@ -641,19 +778,21 @@ fn castle(
             ));
         }
     }
+    let mut rook_kind = Kind::default();
     if let Some(setup) = white_setup {
-        let has = |c: CellId, kind: Kind| setup.iter().any(|(x, p)| *x == c && p.kind == kind);
-        if !has(king, Kind::King) {
+        let at = |c: CellId| setup.iter().find(|(x, _)| *x == c).map(|(_, p)| p.kind);
+        if at(king) != Some(pieces.royal) {
             checks.push(err(
                 format!("castling.{name}.king"),
                 "the setup has no king there".into(),
             ));
         }
-        if !has(rook, Kind::Rook) {
-            checks.push(err(
+        match at(rook) {
+            Some(k) if k != pieces.royal && Some(k) != pieces.pawn => rook_kind = k,
+            _ => checks.push(err(
                 format!("castling.{name}.rook"),
-                "the setup has no rook there".into(),
-            ));
+                "the setup has no rook there (a piece other than the king and the pawn)".into(),
+            )),
         }
     }
     checks.finish(CastleSpec {
@@ -663,6 +802,8 @@ fn castle(
         rook,
         rook_to,
         between,
+        king_kind: pieces.royal,
+        rook_kind,
     })
 }
 
@@ -686,14 +827,22 @@ fn endings(err: &Fail, endings: &EndingsFile) -> Result<(u32, u32), Vec<DataErro
 }
 
 /// The `[values]` table, keyed by the letters the setup rows use.
-fn read_values(table: Option<&toml::Value>) -> Result<[i32; 6], Vec<crate::values::ValueError>> {
-    let letters: Vec<String> = Kind::ALL.iter().map(|k| k.letter().to_string()).collect();
+fn read_values(
+    table: Option<&toml::Value>,
+    pieces: &PieceTable,
+) -> Result<Vec<i32>, Vec<crate::values::ValueError>> {
+    let roster = &pieces.roster;
+    let letters: Vec<String> = roster
+        .kinds()
+        .map(|k| roster.letter(k).to_string())
+        .collect();
     let kinds: Vec<&str> = letters.iter().map(String::as_str).collect();
+    let royal = roster.letter(pieces.royal).to_string();
     let names = crate::values::Names {
         kinds: &kinds,
-        royal: "K",
+        royal: &royal,
         promoted: &[],
     };
     let read = crate::values::read_all(table, &names)?;
-    Ok(Kind::ALL.map(|k| read.of(&k.letter().to_string(), false)))
+    Ok(letters.iter().map(|l| read.of(l, false)).collect())
 }

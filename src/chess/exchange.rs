@@ -6,7 +6,7 @@
 use super::ChessRules;
 use super::data::ExchangeMap;
 use super::movegen::Action;
-use super::pieces::{Kind, Piece, Side};
+use super::pieces::{Piece, Side};
 use super::position::{CastlingRights, Position, Trace};
 use crate::rules::Player;
 use crate::topology::{Board, CellId, Square};
@@ -30,21 +30,17 @@ pub fn map_cell(board: &Board, map: ExchangeMap, c: CellId) -> CellId {
     board.cell(image)
 }
 
-/// The other owner's piece; a pawn's facing reversed, its flag kept.
-pub fn exchange_piece(p: Piece) -> Piece {
-    if p.kind == Kind::Pawn {
-        Piece::pawn(p.owner.other(), p.facing.reversed(), p.double_step)
-    } else {
-        Piece::new(p.owner.other(), p.kind)
-    }
-}
-
 impl ChessRules {
+    /// The other owner's piece; a pawn's facing reversed, its flag kept.
+    pub fn exchange_piece(&self, p: Piece) -> Piece {
+        self.piece(p.owner.other(), p.kind, p.facing.reversed(), p.double_step)
+    }
+
     pub fn exchange_position(&self, pos: &Position) -> Position {
         let mut board = vec![None; pos.board.len()];
         for (i, p) in pos.board.iter().enumerate() {
             if let Some(p) = p {
-                board[self.phi(CellId(i as u16)).index()] = Some(exchange_piece(*p));
+                board[self.phi(CellId(i as u16)).index()] = Some(self.exchange_piece(*p));
             }
         }
         let mut castling = CastlingRights::NONE;
@@ -74,7 +70,7 @@ impl ChessRules {
     /// facing reversed (other outcomes keep the normalised `Up`).
     pub fn exchange_move(&self, pos: &Position, a: &Action) -> Action {
         let pawn_after =
-            a.promotion.is_none() && pos.piece(a.from).is_some_and(|p| p.kind == Kind::Pawn);
+            a.promotion.is_none() && pos.piece(a.from).is_some_and(|p| self.is_pawn(p.kind));
         Action {
             from: self.phi(a.from),
             to: self.phi(a.to),

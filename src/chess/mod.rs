@@ -172,13 +172,14 @@ impl ChessRules {
                 rook: rules.phi(s.rook),
                 rook_to: rules.phi(s.rook_to),
                 between: s.between.iter().map(|&c| rules.phi(c)).collect(),
+                ..*s
             };
             [w.clone(), [black(&w[0]), black(&w[1])]]
         });
         let mut cells = vec![None; rules.geo.board().cell_count()];
         for &(c, p) in &rules.data.white_setup {
             cells[c.index()] = Some(p);
-            cells[rules.phi(c).index()] = Some(exchange::exchange_piece(p));
+            cells[rules.phi(c).index()] = Some(rules.exchange_piece(p));
         }
         let mut castling = CastlingRights::NONE;
         if rules.castles.is_some() {
@@ -222,19 +223,82 @@ impl ChessRules {
             Facing::Up => 0,
             Facing::Down => 1,
         };
-        &self.data.pieces.forms[p.kind as usize][f]
+        &self.data.pieces.forms[p.kind.index()][f]
     }
 
     /// The movement text of `kind` as the variant writes it (MV).
     pub fn moves_text(&self, kind: Kind) -> &str {
-        &self.data.pieces.texts[kind as usize]
+        &self.data.pieces.texts[kind.index()]
+    }
+
+    /// The variant's kinds: names and letters, in the file's order.
+    pub fn kinds(&self) -> &crate::rules::roster::Roster {
+        &self.data.pieces.roster
+    }
+
+    /// The upper-case letter of `kind`.
+    pub fn letter(&self, kind: Kind) -> char {
+        self.data.pieces.roster.letter(kind)
+    }
+
+    /// The name of `kind` in the data file (`knight`).
+    pub fn kind_name(&self, kind: Kind) -> &str {
+        self.data.pieces.roster.name(kind)
+    }
+
+    /// Whether `kind` is the king (SC-7).
+    #[inline]
+    pub fn is_royal(&self, kind: Kind) -> bool {
+        kind == self.data.pieces.royal
+    }
+
+    /// The royal kind.
+    #[inline]
+    pub fn royal(&self) -> Kind {
+        self.data.pieces.royal
+    }
+
+    /// Whether `kind` is the pawn (SC-4).
+    #[inline]
+    pub fn is_pawn(&self, kind: Kind) -> bool {
+        self.data.pieces.pawn == Some(kind)
+    }
+
+    /// A piece of any kind: a pawn keeps its facing and double-step flag,
+    /// any other kind faces up without a flag, so that equal pieces
+    /// compare equal (SC-3.1).
+    pub fn piece(&self, owner: Player, kind: Kind, facing: Facing, double_step: bool) -> Piece {
+        if self.is_pawn(kind) {
+            Piece {
+                owner,
+                kind,
+                facing,
+                double_step,
+            }
+        } else {
+            Piece::new(owner, kind)
+        }
+    }
+
+    /// The position-text letter of `p`: upper case for White, lower case
+    /// for Black.
+    pub fn piece_letter(&self, p: Piece) -> char {
+        let c = self.letter(p.kind);
+        match p.owner {
+            Player::First => c,
+            Player::Second => c.to_ascii_lowercase(),
+        }
     }
 
     /// The single steps a pawn of `facing` advances by without capturing:
-    /// its move-only and move-or-capture steps (SC-4.1).
+    /// its move-only and move-or-capture steps (SC-4.1); none without a
+    /// pawn.
     #[inline]
     pub(crate) fn advance_steps(&self, facing: Facing) -> u8 {
-        let f = self.form(Piece::pawn(Player::First, facing, false));
+        let Some(pawn) = self.data.pieces.pawn else {
+            return 0;
+        };
+        let f = self.form(self.piece(Player::First, pawn, facing, false));
         f.steps[Mode::Any.index()] | f.steps[Mode::Move.index()]
     }
 
@@ -259,31 +323,30 @@ impl ChessRules {
             let Some(p) = self.start.piece(c) else {
                 continue;
             };
-            match p.kind {
-                Kind::Bishop => bishops.push((p.owner, c)),
-                Kind::Pawn => {
-                    let moves = crate::rules::design_facts::fewest_moves(
-                        (c, p.facing),
-                        |(here, facing), out| {
-                            let quiet = self.advance_steps(facing);
-                            for d in crate::topology::Dir::ALL {
-                                if quiet & (1 << d.index()) != 0
-                                    && let Some(s) = self.geo.step(here, d)
-                                    && s.to != here
-                                {
-                                    out.push((s.to, facing.transported(s.transport)));
-                                }
+            if self.data.pieces.keeps_colour[p.kind.index()] {
+                bishops.push((p.owner, c));
+            }
+            if self.is_pawn(p.kind) {
+                let moves = crate::rules::design_facts::fewest_moves(
+                    (c, p.facing),
+                    |(here, facing), out| {
+                        let quiet = self.advance_steps(facing);
+                        for d in crate::topology::Dir::ALL {
+                            if quiet & (1 << d.index()) != 0
+                                && let Some(s) = self.geo.step(here, d)
+                                && s.to != here
+                            {
+                                out.push((s.to, facing.transported(s.transport)));
                             }
-                        },
-                        |(here, facing)| self.promotes(p.owner, facing, here),
-                    );
-                    pawns.push(crate::rules::design_facts::PawnPath {
-                        owner: p.owner,
-                        cell: b.cell_name(c).to_string(),
-                        moves,
-                    });
-                }
-                _ => {}
+                        }
+                    },
+                    |(here, facing)| self.promotes(p.owner, facing, here),
+                );
+                pawns.push(crate::rules::design_facts::PawnPath {
+                    owner: p.owner,
+                    cell: b.cell_name(c).to_string(),
+                    moves,
+                });
             }
         }
         crate::rules::design_facts::Facts {
@@ -397,7 +460,7 @@ impl Rules for ChessRules {
     fn material(&self, pos: &Position) -> [i32; 2] {
         let mut sum = [0; 2];
         for p in pos.board.iter().flatten() {
-            sum[p.owner.index()] += self.data.values[p.kind as usize];
+            sum[p.owner.index()] += self.data.values[p.kind.index()];
         }
         sum
     }

@@ -232,41 +232,52 @@ impl ChessRules {
     /// pawn by its rules as well.
     pub(crate) fn pseudo_moves(&self, pos: &Position, out: &mut Vec<Action>) {
         let me = pos.to_move;
-        let board = &pos.board;
-        let occupied = |c: CellId| board[c.index()].is_some();
-        for (i, sq) in board.iter().enumerate() {
+        for (i, sq) in pos.board.iter().enumerate() {
             let Some(p) = *sq else { continue };
             if p.owner != me {
                 continue;
             }
             let from = CellId(i as u16);
-            if p.kind == Kind::Pawn {
+            if self.is_pawn(p.kind) {
                 self.pawn_moves(pos, from, p, out);
                 continue;
             }
-            // One look at each landing's cell decides the action and
-            // whether a ride goes on.
-            let mut land = |l: Landing, mode: Mode| match board[l.cell.index()] {
-                None => {
-                    if mode.allows(false) {
-                        out.push(plain(from, l.cell));
-                    }
-                    false
+            self.piece_moves(pos, from, p, out);
+        }
+    }
+
+    /// The actions of a piece other than a pawn, by its compiled
+    /// movement. Apart from [`Self::pseudo_moves`] so that its scan over
+    /// the board stays small (measured: inlined, the walk's state spills
+    /// the scan's registers).
+    #[inline(never)]
+    fn piece_moves(&self, pos: &Position, from: CellId, p: Piece, out: &mut Vec<Action>) {
+        let me = pos.to_move;
+        let royal = self.royal();
+        let board = &pos.board;
+        let occupied = |c: CellId| board[c.index()].is_some();
+        // One look at each landing's cell decides the action and
+        // whether a ride goes on.
+        let mut land = |l: Landing, mode: Mode| match board[l.cell.index()] {
+            None => {
+                if mode.allows(false) {
+                    out.push(plain(from, l.cell));
                 }
-                Some(q) => {
-                    if q.owner != me && q.kind != Kind::King && mode.allows(true) {
-                        out.push(plain(from, l.cell));
-                    }
-                    true
-                }
-            };
-            let form = self.form(p);
-            square::walk_masks(&self.geo, from, form, &mut land);
-            if !form.other.is_empty() {
-                square::walk_others(&self.geo, from, form, &occupied, &mut |l, mode| {
-                    land(l, mode);
-                });
+                false
             }
+            Some(q) => {
+                if q.owner != me && q.kind != royal && mode.allows(true) {
+                    out.push(plain(from, l.cell));
+                }
+                true
+            }
+        };
+        let form = self.form(p);
+        square::walk_masks(&self.geo, from, form, &mut land);
+        if !form.other.is_empty() {
+            square::walk_others(&self.geo, from, form, &occupied, &mut |l, mode| {
+                land(l, mode);
+            });
         }
     }
 
@@ -315,7 +326,7 @@ impl ChessRules {
             }
             let f = p.facing.transported(s.transport);
             match pos.board[s.to.index()] {
-                Some(q) if q.owner != me && q.kind != Kind::King => {
+                Some(q) if q.owner != me && !self.is_royal(q.kind) => {
                     self.push_pawn(me, from, s.to, f, Special::Plain, out)
                 }
                 None => {
@@ -323,7 +334,7 @@ impl ChessRules {
                         && t.owner != me
                         && t.middle == s.to
                         && matches!(pos.board[t.destination.index()],
-                            Some(v) if v.kind == Kind::Pawn && v.owner == t.owner)
+                            Some(v) if self.is_pawn(v.kind) && v.owner == t.owner)
                     {
                         self.push_pawn(me, from, s.to, f, Special::EnPassant, out);
                     }
@@ -399,7 +410,7 @@ impl ChessRules {
         }
         scratch[a.from.index()] = None;
         scratch[a.to.index()] = mover;
-        let king = if mover.is_some_and(|m| m.kind == Kind::King) {
+        let king = if mover.is_some_and(|m| self.is_royal(m.kind)) {
             a.to
         } else {
             pos.kings[me.index()]
@@ -440,8 +451,8 @@ impl ChessRules {
         if !pos.castling.get(me, side) {
             return Some("the castling right is gone");
         }
-        if pos.board[spec.king.index()] != Some(Piece::new(me, Kind::King))
-            || pos.board[spec.rook.index()] != Some(Piece::new(me, Kind::Rook))
+        if pos.board[spec.king.index()] != Some(Piece::new(me, spec.king_kind))
+            || pos.board[spec.rook.index()] != Some(Piece::new(me, spec.rook_kind))
         {
             return Some("king or rook is not on its home cell");
         }
@@ -460,8 +471,8 @@ impl ChessRules {
             return Some(CASTLING_INTO_CHECK);
         }
         b[spec.rook.index()] = None;
-        b[spec.king_to.index()] = Some(Piece::new(me, Kind::King));
-        b[spec.rook_to.index()] = Some(Piece::new(me, Kind::Rook));
+        b[spec.king_to.index()] = Some(Piece::new(me, spec.king_kind));
+        b[spec.rook_to.index()] = Some(Piece::new(me, spec.rook_kind));
         if self.attacked(&b, spec.king_to, them) {
             return Some(CASTLING_ENDS_IN_CHECK);
         }
@@ -481,8 +492,8 @@ impl ChessRules {
                 let spec = self.castle(me, side).expect("legal castling has data");
                 b[spec.king.index()] = None;
                 b[spec.rook.index()] = None;
-                b[spec.king_to.index()] = Some(Piece::new(me, Kind::King));
-                b[spec.rook_to.index()] = Some(Piece::new(me, Kind::Rook));
+                b[spec.king_to.index()] = Some(Piece::new(me, spec.king_kind));
+                b[spec.rook_to.index()] = Some(Piece::new(me, spec.rook_kind));
                 next.kings[me.index()] = spec.king_to;
             }
             _ => {
@@ -492,14 +503,14 @@ impl ChessRules {
                     b[t.destination.index()] = None;
                     capture = true;
                 }
-                let placed = match (mover.kind, a.promotion) {
-                    (_, Some(k)) => Piece::new(me, k),
-                    (Kind::Pawn, None) => Piece::pawn(me, a.facing, false),
-                    _ => mover,
+                let placed = match a.promotion {
+                    Some(k) => Piece::new(me, k),
+                    None if self.is_pawn(mover.kind) => self.piece(me, mover.kind, a.facing, false),
+                    None => mover,
                 };
                 b[a.from.index()] = None;
                 b[a.to.index()] = Some(placed);
-                if mover.kind == Kind::King {
+                if self.is_royal(mover.kind) {
                     next.kings[me.index()] = a.to;
                 }
                 if a.special == Special::DoubleStep && a.promotion.is_none() {
@@ -532,7 +543,7 @@ impl ChessRules {
                 }
             }
         }
-        next.halfmove = if mover.kind == Kind::Pawn || capture {
+        next.halfmove = if self.is_pawn(mover.kind) || capture {
             0
         } else {
             pos.halfmove.saturating_add(1)

@@ -21,11 +21,11 @@ impl ChessRules {
                 pos.piece(c).map(|p| PieceMark {
                     cell: b.cell_name(c).to_string(),
                     owner: p.owner,
-                    label: p.kind.letter().to_string(),
+                    label: self.letter(p.kind).to_string(),
                     promoted: false,
-                    facing: facing_if(reverses && p.kind == Kind::Pawn, p.facing),
+                    facing: facing_if(reverses && self.is_pawn(p.kind), p.facing),
                     other_face: None,
-                    royal: p.kind == Kind::King,
+                    royal: self.is_royal(p.kind),
                     arrow: false,
                 })
             })
@@ -38,32 +38,30 @@ impl Draw<Position, Action> for ChessRules {
         crate::rules::drawing::chart_text_cells(self.geo.board())
     }
 
-    /// Every kind for both players; pawns in each facing the picture can
-    /// show (both where a seam can reverse one, the owner's elsewhere), each
-    /// with the double-step flag left to the text's default for its cell
-    /// or stated (`+` set, `-` clear, SC-9.1).
+    /// Every kind for both players in the file's order, the pawn last;
+    /// pawns in each facing the picture can show (both where a seam can
+    /// reverse one, the owner's elsewhere), each with the double-step flag
+    /// left to the text's default for its cell or stated (`+` set, `-`
+    /// clear, SC-9.1).
     fn palette(&self) -> Vec<crate::rules::drawing::PaletteEntry> {
         let reverses = drawing::reverses_facing(self.geo.board());
         let mut out = Vec::new();
         for owner in [Player::First, Player::Second] {
-            let letter = |k: Kind| super::pieces::Piece::new(owner, k).letter();
-            for kind in [
-                Kind::King,
-                Kind::Queen,
-                Kind::Rook,
-                Kind::Bishop,
-                Kind::Knight,
-            ] {
+            let letter = |k: Kind| self.piece_letter(super::pieces::Piece::new(owner, k));
+            for kind in self.kinds().kinds().filter(|&k| !self.is_pawn(k)) {
                 out.push(crate::rules::drawing::PaletteEntry {
                     token: letter(kind).to_string(),
                     owner,
-                    label: kind.letter().to_string(),
+                    label: self.letter(kind).to_string(),
                     promoted: false,
                     facing: None,
                     other_face: None,
                     double_step: None,
                 });
             }
+            let Some(pawn) = self.data.pieces.pawn else {
+                continue;
+            };
             let home = home_facing(owner);
             let facings = if reverses {
                 vec![home, home.reversed()]
@@ -72,7 +70,7 @@ impl Draw<Position, Action> for ChessRules {
             };
             for facing in facings {
                 for flag in [None, Some(true), Some(false)] {
-                    let mut token = letter(Kind::Pawn).to_string();
+                    let mut token = letter(pawn).to_string();
                     if facing != home {
                         token.push(if facing == Facing::Up { '^' } else { 'v' });
                     }
@@ -84,7 +82,7 @@ impl Draw<Position, Action> for ChessRules {
                     out.push(crate::rules::drawing::PaletteEntry {
                         token,
                         owner,
-                        label: Kind::Pawn.letter().to_string(),
+                        label: self.letter(pawn).to_string(),
                         promoted: false,
                         facing: facing_if(reverses, facing),
                         other_face: None,
@@ -134,9 +132,10 @@ impl Draw<Position, Action> for ChessRules {
             in_check: self.in_check(pos),
             // A promoted pawn becomes another kind, so there is no
             // promoted label to name.
-            legend: Kind::ALL
-                .iter()
-                .map(|k| (k.letter().to_string(), k.name().to_string()))
+            legend: self
+                .kinds()
+                .kinds()
+                .map(|k| (self.letter(k).to_string(), self.kind_name(k).to_string()))
                 .collect(),
             shape: drawing::PieceShape::Figurine,
         }
@@ -144,7 +143,7 @@ impl Draw<Position, Action> for ChessRules {
 
     fn action_mark(&self, pos: &Position, a: &Action) -> ActionMark {
         let b = self.geo.board();
-        let pawn = pos.piece(a.from).is_some_and(|p| p.kind == Kind::Pawn);
+        let pawn = pos.piece(a.from).is_some_and(|p| self.is_pawn(p.kind));
         ActionMark {
             from: Some(b.cell_name(a.from).to_string()),
             to: b.cell_name(a.to).to_string(),

@@ -8,7 +8,7 @@
 //! cells are cached because every legality test needs them.
 
 use super::ChessRules;
-use super::pieces::{Kind, Piece, Side, player_name};
+use super::pieces::{Piece, Side, player_name};
 use crate::movement::Facing;
 use crate::rules::{Player, PositionError};
 use crate::topology::{CellId, Dir};
@@ -118,8 +118,12 @@ pub enum SetupError {
     CellCount { expected: usize, found: usize },
     #[error("{player} needs exactly one king, found {found}")]
     KingCount { player: &'static str, found: usize },
-    #[error("the {kind:?} on {cell} carries pawn fields (facing down or a double-step flag)")]
-    NonPawnFields { cell: String, kind: Kind },
+    #[error("the {kind} on {cell} carries pawn fields (facing down or a double-step flag)")]
+    NonPawnFields { cell: String, kind: String },
+    /// Only a setup built in code can hold a kind the variant lacks; a
+    /// text names kinds by letter.
+    #[error("the piece on {cell} is of a kind this variant does not have")]
+    UnknownKind { cell: String },
     #[error("the pawn on {cell} stands on its own promotion target")]
     PawnOnTarget { cell: String },
     #[error("{player}, not to move, is in check")]
@@ -141,6 +145,7 @@ impl SetupError {
             SetupError::CellCount { .. }
             | SetupError::KingCount { .. }
             | SetupError::NonPawnFields { .. }
+            | SetupError::UnknownKind { .. }
             | SetupError::PawnOnTarget { .. } => "placement",
             SetupError::OpponentInCheck { .. } => "side",
             SetupError::Castling { .. } => "castling",
@@ -177,23 +182,25 @@ impl ChessRules {
             let Some(p) = s.cells[c.index()] else {
                 continue;
             };
-            match p.kind {
-                Kind::King => kings[p.owner.index()].push(c),
-                Kind::Pawn => {
-                    if self.promotes(p.owner, p.facing, c) {
-                        return Err(SetupError::PawnOnTarget {
-                            cell: board.cell_name(c).to_string(),
-                        });
-                    }
+            if p.kind.index() >= self.kinds().len() {
+                return Err(SetupError::UnknownKind {
+                    cell: board.cell_name(c).to_string(),
+                });
+            }
+            if self.is_royal(p.kind) {
+                kings[p.owner.index()].push(c);
+            }
+            if self.is_pawn(p.kind) {
+                if self.promotes(p.owner, p.facing, c) {
+                    return Err(SetupError::PawnOnTarget {
+                        cell: board.cell_name(c).to_string(),
+                    });
                 }
-                _ => {
-                    if p.facing != Facing::Up || p.double_step {
-                        return Err(SetupError::NonPawnFields {
-                            cell: board.cell_name(c).to_string(),
-                            kind: p.kind,
-                        });
-                    }
-                }
+            } else if p.facing != Facing::Up || p.double_step {
+                return Err(SetupError::NonPawnFields {
+                    cell: board.cell_name(c).to_string(),
+                    kind: self.kind_name(p.kind).to_string(),
+                });
             }
         }
         for p in [Player::First, Player::Second] {
@@ -224,14 +231,18 @@ impl ChessRules {
                 let Some(spec) = self.castle(p, side) else {
                     return Err(err("this variant has no castling"));
                 };
-                if s.cells[spec.king.index()] != Some(Piece::new(p, Kind::King)) {
+                if s.cells[spec.king.index()] != Some(Piece::new(p, spec.king_kind)) {
                     return Err(err(&format!(
                         "the king is not on {}",
                         board.cell_name(spec.king)
                     )));
                 }
-                if s.cells[spec.rook.index()] != Some(Piece::new(p, Kind::Rook)) {
-                    return Err(err(&format!("no rook on {}", board.cell_name(spec.rook))));
+                if s.cells[spec.rook.index()] != Some(Piece::new(p, spec.rook_kind)) {
+                    return Err(err(&format!(
+                        "no {} on {}",
+                        self.kind_name(spec.rook_kind),
+                        board.cell_name(spec.rook)
+                    )));
                 }
             }
         }
@@ -272,7 +283,7 @@ impl ChessRules {
         }
         match s.cells[t.destination.index()] {
             Some(p)
-                if p.kind == Kind::Pawn
+                if self.is_pawn(p.kind)
                     && p.owner == t.owner
                     && p.facing == t.facing
                     && !p.double_step => {}

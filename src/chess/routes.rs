@@ -10,7 +10,6 @@ use crate::topology::{CellId, Dir};
 
 use super::ChessRules;
 use super::movegen::{Action, Special};
-use super::pieces::Kind;
 use super::position::Position;
 
 impl ChessRules {
@@ -37,7 +36,7 @@ impl ChessRules {
         } else {
             square::routes(geo, a.from, self.form(p), &occupied, a.to)
         };
-        if p.kind == Kind::Pawn && a.promotion.is_none() {
+        if self.is_pawn(p.kind) && a.promotion.is_none() {
             // A promotion leaves no pawn to face anywhere; otherwise the
             // route must leave the pawn facing as the action says.
             found.retain(|r| p.facing.transported(total(r)) == a.facing);

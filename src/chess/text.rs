@@ -28,7 +28,7 @@
 
 use super::ChessRules;
 use super::movegen::{Action, Special};
-use super::pieces::{Kind, Piece, Side, home_facing};
+use super::pieces::{Piece, Side, home_facing};
 use super::position::{CastlingRights, Position, Setup, Trace};
 use crate::movement::Facing;
 use crate::rules::{ActionError, IllegalReason, Player, PositionError, push_count};
@@ -61,7 +61,7 @@ impl ChessRules {
     fn default_flag(&self, c: CellId, p: Piece) -> bool {
         p.facing == home_facing(p.owner)
             && self.start.board[c.index()]
-                .is_some_and(|s| s.kind == Kind::Pawn && s.owner == p.owner)
+                .is_some_and(|s| self.is_pawn(s.kind) && s.owner == p.owner)
     }
 
     pub fn placement_text(&self, pos: &Position) -> String {
@@ -83,8 +83,8 @@ impl ChessRules {
                         Some(p) => {
                             push_count(&mut out, empty);
                             empty = 0;
-                            out.push(p.letter());
-                            if p.kind == Kind::Pawn {
+                            out.push(self.piece_letter(p));
+                            if self.is_pawn(p.kind) {
                                 if p.facing != home_facing(p.owner) {
                                     out.push(facing_mark(p.facing));
                                 }
@@ -232,10 +232,13 @@ impl ChessRules {
                         }
                         continue;
                     }
-                    let kind = Kind::from_letter(ch).ok_or_else(|| {
+                    let kind = self.kinds().by_letter(ch).ok_or_else(|| {
                         perr(
                             &place,
-                            format!("'{ch}' is not a piece letter, digit or pawn mark"),
+                            format!(
+                                "'{ch}' is not a piece letter ({}), digit or pawn mark",
+                                self.kinds().letter_list()
+                            ),
                         )
                     })?;
                     let owner = if ch.is_ascii_uppercase() {
@@ -256,7 +259,7 @@ impl ChessRules {
                     let mut flag = None;
                     while i < chars.len() && matches!(chars[i], '^' | 'v' | '+' | '-') {
                         let m = chars[i];
-                        if kind != Kind::Pawn {
+                        if !self.is_pawn(kind) {
                             return Err(perr(
                                 &place,
                                 format!("mark '{m}' after a non-pawn on {}", b.cell_name(c)),
@@ -277,8 +280,8 @@ impl ChessRules {
                         i += 1;
                     }
                     let facing = facing.unwrap_or(home_facing(owner));
-                    let mut p = Piece::of(owner, kind, facing, false);
-                    if kind == Kind::Pawn {
+                    let mut p = self.piece(owner, kind, facing, false);
+                    if self.is_pawn(kind) {
                         p.double_step = flag.unwrap_or_else(|| self.default_flag(c, p));
                     }
                     cells[c.index()] = Some(p);
@@ -435,7 +438,7 @@ impl ChessRules {
     }
 
     pub fn action_text(&self, pos: &Position, a: &Action) -> String {
-        let pawn = pos.piece(a.from).is_some_and(|p| p.kind == Kind::Pawn);
+        let pawn = pos.piece(a.from).is_some_and(|p| self.is_pawn(p.kind));
         // Only a pawn's text can depend on the other legal actions.
         if pawn && a.promotion.is_none() && self.may_repeat {
             self.action_text_in(pos, &self.legal(pos), a)
@@ -457,7 +460,7 @@ impl ChessRules {
         s.push_str(from);
         s.push('-');
         s.push_str(to);
-        let pawn = pos.piece(a.from).is_some_and(|p| p.kind == Kind::Pawn);
+        let pawn = pos.piece(a.from).is_some_and(|p| self.is_pawn(p.kind));
         if pawn && a.promotion.is_none() && self.may_repeat {
             let twin = legal.iter().any(|o| {
                 o.from == a.from && o.to == a.to && o.promotion.is_none() && o.facing != a.facing
@@ -468,7 +471,7 @@ impl ChessRules {
         }
         if let Some(k) = a.promotion {
             s.push('=');
-            s.push(k.letter());
+            s.push(self.letter(k));
         }
         s
     }
@@ -520,16 +523,12 @@ impl ChessRules {
                 let (Some(c), None) = (cs.next(), cs.next()) else {
                     return Err(aerr(
                         IllegalReason::Syntax,
-                        format!("'={p}' is not =Q, =R, =B or =N"),
+                        format!("'={p}' is not '=' and one piece letter, as in =Q"),
                     ));
                 };
-                let kind = Kind::from_letter(c).ok_or_else(|| {
-                    aerr(
-                        IllegalReason::Syntax,
-                        format!("'{c}' is not a piece letter"),
-                    )
-                })?;
-                (body, Some(kind))
+                // A letter of no kind is a piece the pawn cannot become,
+                // judged with the other promotion choices (NT-I9).
+                (body, Some(self.kinds().by_letter(c).ok_or(c)))
             }
         };
         let (body, facing) = match body.chars().last() {
@@ -552,12 +551,10 @@ impl ChessRules {
             Ok(c) => (None, c),
             Err(e) => {
                 let mut rest = from_text.chars();
-                let letter = rest
-                    .next()
-                    .filter(char::is_ascii_uppercase)
-                    .and_then(Kind::from_letter);
+                let letter = rest.next().filter(char::is_ascii_uppercase);
                 match (letter, b.parse_cell(rest.as_str())) {
-                    (Some(k), Ok(c)) => (Some(k), c),
+                    // The letter is judged with the piece it names (order 5).
+                    (Some(l), Ok(c)) => (Some(l), c),
                     _ => return Err(aerr(IllegalReason::NoSuchCell, e.to_string())),
                 }
             }
@@ -575,10 +572,14 @@ impl ChessRules {
                 ));
             }
         };
-        if letter.is_some_and(|k| k != mover.kind) {
+        if letter.is_some_and(|l| self.kinds().by_letter(l) != Some(mover.kind)) {
             return Err(aerr(
                 IllegalReason::NoPiece,
-                format!("the piece on {} is a {:?}", b.cell_name(from), mover.kind),
+                format!(
+                    "the piece on {} is a {}",
+                    b.cell_name(from),
+                    self.kind_name(mover.kind)
+                ),
             ));
         }
         // The text is judged against the pseudo-legal moves first, so that
@@ -591,7 +592,7 @@ impl ChessRules {
         self.pseudo_moves(pos, &mut pseudo);
         let mut cands: Vec<Action> = pseudo.iter().filter(|a| on_route(a)).copied().collect();
         if cands.is_empty() {
-            if mover.kind == Kind::King {
+            if self.is_royal(mover.kind) {
                 for side in Side::BOTH {
                     if let Some(spec) = self.castle(me, side)
                         && spec.king == from
@@ -622,8 +623,8 @@ impl ChessRules {
             return Err(aerr(
                 IllegalReason::Unreachable,
                 format!(
-                    "the {:?} on {} cannot reach {}",
-                    mover.kind,
+                    "the {} on {} cannot reach {}",
+                    self.kind_name(mover.kind),
                     b.cell_name(from),
                     b.cell_name(to)
                 ),
@@ -632,20 +633,32 @@ impl ChessRules {
         let promoting = cands.iter().any(|a| a.promotion.is_some());
         match (promoting, promotion) {
             (true, None) => {
+                let choices: Vec<String> = self
+                    .data
+                    .promotion_pieces
+                    .iter()
+                    .map(|&k| format!("={}", self.letter(k)))
+                    .collect();
                 return Err(aerr(
                     IllegalReason::Promotion,
-                    "the pawn must promote: add =Q, =R, =B or =N",
+                    format!("the pawn must promote: add {}", choices.join(", ")),
                 ));
             }
             (false, Some(_)) => {
                 return Err(aerr(IllegalReason::Promotion, "this move does not promote"));
             }
-            (true, Some(k)) => {
+            (true, Some(Err(c))) => {
+                return Err(aerr(
+                    IllegalReason::Promotion,
+                    format!("'{c}' is the letter of no piece of {}", self.data.variant),
+                ));
+            }
+            (true, Some(Ok(k))) => {
                 cands.retain(|a| a.promotion == Some(k));
                 if cands.is_empty() {
                     return Err(aerr(
                         IllegalReason::Promotion,
-                        format!("{k:?} is not a promotion choice here"),
+                        format!("a pawn cannot become a {} here", self.kind_name(k)),
                     ));
                 }
             }
@@ -655,7 +668,7 @@ impl ChessRules {
             // Only a pawn that stays a pawn has a facing to arrive with
             // (SC-I9); for any other piece no route ends with the mark
             // (NT-I4).
-            if mover.kind != Kind::Pawn || promoting {
+            if !self.is_pawn(mover.kind) || promoting {
                 return Err(aerr(
                     IllegalReason::Unreachable,
                     format!(

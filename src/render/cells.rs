@@ -200,7 +200,8 @@ fn figurine(label: &str) -> Option<(&'static str, &'static str)> {
 
 /// A piece as drawn on its cell: a shogi pentagon pointing along its
 /// facing with its letter upright inside, or a chess figurine (turned
-/// over when its facing points down the picture). `sideways` says the
+/// over when its facing points down the picture), or for a chess kind
+/// without a figurine (a draft's new piece) a disc with its letter. `sideways` says the
 /// cell's ranks run left to right (the tetrahedron's rightward arm).
 pub(super) fn draw_piece(
     c: &mut Canvas,
@@ -274,7 +275,38 @@ fn piece(
                 ),
             );
         }
-        _ => {
+        (PieceShape::Figurine, None) => {
+            // A kind of a draft with no figurine of its own: a disc in the
+            // figurines' colours with its letter, upright, and the rule
+            // facing's tip where it has one.
+            let (fill, stroke, letter_ink) = match p.owner {
+                Player::First => ("#ffffff", "#1a1a1a", "#1a1a1a"),
+                Player::Second => ("#2b2b2b", "#000000", "#e8e8e8"),
+            };
+            let points = match (p.facing, shown) {
+                (Some(_), Points::Down) => "down",
+                _ => "up",
+            };
+            c.circle_with(
+                centre,
+                s * 0.36,
+                &tags(points),
+                &format!("fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.6\""),
+            );
+            if p.facing.is_some() {
+                c.polygon(&tip(centre, s, to), "#e67e22", "none", 0.0);
+            }
+            let size = s * 0.4;
+            c.text_styled(
+                (centre.0, centre.1 + size * 0.36),
+                size,
+                Anchor::Middle,
+                letter_ink,
+                "font-weight=\"bold\"",
+                &p.label,
+            );
+        }
+        (PieceShape::Pentagon, _) => {
             c.polygon_with(
                 &pentagon(centre, s, to, 1.0),
                 &tags(shown.name()),

@@ -187,6 +187,20 @@ impl Canvas {
         );
     }
 
+    /// A circle with its attributes other than its place written out by
+    /// the caller (already escaped), `before` the place and `after` it.
+    pub fn circle_with(&mut self, c: (f64, f64), r: f64, before: &str, after: &str) {
+        let c = self.at(c);
+        let _ = writeln!(
+            self.out,
+            "<circle {before}{}cx=\"{}\" cy=\"{}\" r=\"{}\" {after}/>",
+            if before.is_empty() { "" } else { " " },
+            num(c.0),
+            num(c.1),
+            num(r),
+        );
+    }
+
     pub fn polygon(&mut self, points: &[(f64, f64)], fill: &str, stroke: &str, sw: f64) {
         self.polygon_with(
             points,

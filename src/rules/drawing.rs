@@ -93,8 +93,9 @@ pub struct Diagram {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PieceShape {
-    /// Chess figurines (king, queen, rook, bishop, knight, pawn), upright
-    /// unless a facing turns them.
+    /// Chess figurines (king, queen, rook, bishop, knight, pawn, by the
+    /// letters K Q R B N P), upright unless a facing turns them; a disc
+    /// with its letter for any other letter (a draft's new kind).
     Figurine,
     /// Shogi's pentagon, pointing along the piece's facing, its letter
     /// upright inside.

@@ -75,7 +75,7 @@ fn cozy_text(v: &ChessRules, pos: &seams::chess::Position, a: &seams::chess::Act
     };
     let mut s = format!("{}{}", b.cell_name(a.from), b.cell_name(to));
     if let Some(k) = a.promotion {
-        s.push(k.letter().to_ascii_lowercase());
+        s.push(v.letter(k).to_ascii_lowercase());
     }
     s
 }
@@ -249,7 +249,7 @@ proptest! {
             // policy also heads for the most frequent resulting key.
             let quiet: Vec<Action> = legal.iter().copied().filter(|a| {
                 pos.piece(a.to).is_none()
-                    && pos.piece(a.from).is_some_and(|p| p.kind != seams::chess::Kind::Pawn)
+                    && pos.piece(a.from).is_some_and(|p| !v.is_pawn(p.kind))
             }).collect();
             let pool = if quiet.is_empty() { legal } else { quiet };
             let a = if repeat {
@@ -509,7 +509,10 @@ fn load_names_every_broken_entry() {
     let want = [
         ("setup[0].rank", "rank 12 is outside 1–9"),
         ("setup[1].row", "9 tokens, but the board has 10 files"),
-        ("promotion.pieces[1]", "'K' is not one of Q R B N"),
+        (
+            "promotion.pieces[1]",
+            "'K' is not one of Q R B N: a pawn becomes a kind of the variant other than the king and the pawn",
+        ),
         ("promotion.pieces[2]", "'Q' is listed twice"),
         (
             "castling.east.king-to",
@@ -581,7 +584,7 @@ fn bad_values_name_the_field() {
         }
     }
     // The movement tables come after the values; they stay.
-    let pieces = &text[text.find("\n# How each kind moves").unwrap()..];
+    let pieces = &text[text.find("\n# The kinds (SC-3.8, MV-6)").unwrap()..];
     let bare = text.split("\n[values]").next().unwrap().to_string() + pieces;
     match ChessRules::from_file(
         &path,
@@ -621,8 +624,9 @@ fn bad_position_text_names_the_field() {
         ),
         (
             &m,
+            // X is a letter (NT-I9), of no kind of chess-mobius.
             "pr1bqkbnrp/1pnppp1pp1/10/10/10/10/10/1PNPPP1PP1/PR1BQKBNRX w KQkq - 0 1",
-            "syntax/placement rank 1",
+            "placement rank 1",
         ),
         (
             &m,
@@ -690,7 +694,9 @@ fn bad_action_text_gets_its_reason() {
     for (text, code) in [
         ("", Syntax),
         ("e2e4", Syntax),
-        ("e2-e4=X", Syntax),
+        // X is a letter (NT-I9), of no kind a pawn can become.
+        ("e2-e4=X", Promotion),
+        ("Xe2-e4", NoPiece),
         ("e2-z4", NoSuchCell),
         ("e3-e4", NoPiece),
         ("e9-e8", NoPiece),
@@ -717,10 +723,7 @@ fn bad_action_text_gets_its_reason() {
 fn setups_are_validated() {
     let m = variant("chess-mobius");
     let mut s = m.start().to_setup();
-    s.cells[0] = Some(seams::chess::Piece::new(
-        Player::First,
-        seams::chess::Kind::King,
-    ));
+    s.cells[0] = Some(seams::chess::Piece::new(Player::First, m.royal()));
     assert!(matches!(
         m.validate(s),
         Err(seams::chess::SetupError::KingCount { .. })
@@ -778,7 +781,6 @@ fn attacked_forward(
     pos: &Position,
     by: Player,
 ) -> std::collections::HashSet<seams::topology::CellId> {
-    use seams::chess::Kind;
     use seams::geometry::KnightWord;
     use seams::movement::for_each_on_ray;
     use seams::topology::{CellId, Dir};
@@ -791,10 +793,13 @@ fn attacked_forward(
             continue;
         }
         let from = CellId(i as u16);
-        let rays: &[Dir] = match p.kind {
-            Kind::Rook => &Dir::CARDINALS,
-            Kind::Bishop => &Dir::DIAGONALS,
-            Kind::Queen => &Dir::ALL,
+        // By the shipped files' names: this is the forward reading of
+        // the rules, written apart from the compiled movement.
+        let kind = v.kind_name(p.kind);
+        let rays: &[Dir] = match kind {
+            "rook" => &Dir::CARDINALS,
+            "bishop" => &Dir::DIAGONALS,
+            "queen" => &Dir::ALL,
             _ => &[],
         };
         for &d in rays {
@@ -802,21 +807,21 @@ fn attacked_forward(
                 out.insert(l.cell);
             });
         }
-        match p.kind {
-            Kind::Knight => out.extend(
+        match kind {
+            "knight" => out.extend(
                 KnightWord::ALL
                     .iter()
                     .filter_map(|&w| geo.knight(from, w))
                     .map(|s| s.to),
             ),
-            Kind::King => out.extend(
+            "king" => out.extend(
                 Dir::ALL
                     .iter()
                     .filter_map(|&d| geo.step(from, d))
                     .map(|s| s.to)
                     .filter(|&c| c != from),
             ),
-            Kind::Pawn => out.extend(
+            "pawn" => out.extend(
                 [Dir::NE, Dir::NW]
                     .iter()
                     .filter_map(|&d| geo.step(from, p.facing.absolute(d)))
@@ -971,8 +976,10 @@ fn the_facing_mark_tells_two_pawn_captures_apart() {
          [[setup]]\nrank = \"1\"\nrow = \"K .\"\n\
          [promotion]\nrule = \"facing-last-rank\"\npieces = [\"Q\", \"R\", \"B\", \"N\"]\n\
          [endings]\nrepetition = 5\nmove-rule-halfmoves = 150\n\
-         [pieces]\nking.moves = \"K\"\nqueen.moves = \"Q\"\nrook.moves = \"R\"\n\
-         bishop.moves = \"B\"\nknight.moves = \"N\"\npawn.moves = \"mfWcfF\"\n";
+         [pieces]\nking = { letter = \"K\", moves = \"K\", royal = true }\n\
+         queen = { letter = \"Q\", moves = \"Q\" }\nrook = { letter = \"R\", moves = \"R\" }\n\
+         bishop = { letter = \"B\", moves = \"B\" }\nknight = { letter = \"N\", moves = \"N\" }\n\
+         pawn = { letter = \"P\", moves = \"mfWcfF\", pawn = true }\n";
     let chess = seams::chess::ChessRules::from_file("chess-narrow.toml", rules, &lib)
         .expect("the narrow variant loads");
     let pos = chess
