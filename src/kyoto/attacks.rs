@@ -51,7 +51,7 @@ impl KyotoRules {
     }
 
     pub(super) fn checked(&self, pos: &Position, p: Player) -> bool {
-        pos.king(p)
+        self.king(pos, p)
             .is_some_and(|k| self.attacked(&pos.board, CellId(k as u16), p.other()))
     }
 }

@@ -16,7 +16,7 @@ impl KyotoRules {
     fn placed(&self, pos: &Position, c: CellId) -> Option<Placed> {
         pos.board[c.index()].map(|p| Placed {
             cell: self.cell_name(c).to_string(),
-            piece: p.text(),
+            piece: self.faces.text(p),
             owner: p.owner,
         })
     }
@@ -32,7 +32,8 @@ impl Audit<Position> for KyotoRules {
                 self.form(slider).capture_rays() & (1 << toward_king.index()) != 0
             })
         };
-        let kings = [Player::First, Player::Second].map(|p| pos.king(p).map(|k| CellId(k as u16)));
+        let kings =
+            [Player::First, Player::Second].map(|p| self.king(pos, p).map(|k| CellId(k as u16)));
         shields_around(&self.geo, &occupied, kings, &owner, &slides, &|c| {
             self.placed(pos, c)
         })

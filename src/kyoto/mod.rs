@@ -8,12 +8,12 @@
 //! `kyoto` (the original repetition rule) and `kyoto-repetition-loss` (the
 //! alternative the source mentions), both built from `spec/kyoto/*.toml`.
 //!
-//! The modules: [`pieces`] (two-faced tokens), [`data`] (the TOML files),
-//! [`position`] (the exchange FEN), [`movegen`] (moves, drops, playing
-//! them), [`attacks`] (check), [`endings`] (adjudication), [`exchange`]
-//! (Φ and the left–right mirror), [`picture`] and [`audit`]. This file
-//! keeps [`KyotoRules`], its design facts, the [`Rules`] impl and the
-//! builders of the shipped variants.
+//! The modules: [`pieces`] (faces and two-faced tokens, as data), [`data`]
+//! (the TOML files), [`position`] (the exchange FEN), [`movegen`] (moves,
+//! drops, playing them), [`attacks`] (check), [`endings`] (adjudication),
+//! [`exchange`] (Φ and the left–right mirror), [`picture`] and [`audit`].
+//! This file keeps [`KyotoRules`], its design facts, the [`Rules`] impl and
+//! the builders of the shipped variants.
 
 pub mod attacks;
 pub mod audit;
@@ -25,8 +25,6 @@ pub mod picture;
 pub mod pieces;
 pub mod position;
 
-use std::collections::BTreeMap;
-
 use crate::geometry::Geometry;
 use crate::movement::Facing;
 use crate::rules::{
@@ -37,7 +35,7 @@ use crate::topology::CellId;
 
 pub use data::{DataError, RepetitionRule};
 pub use movegen::Action;
-use pieces::{Face, Piece, Token};
+use pieces::{Face, Faces, Piece};
 use position::{Position, SIZE};
 
 /// One Kyoto variant bound to its data.
@@ -46,17 +44,23 @@ pub struct KyotoRules {
     rules_version: String,
     geo: Geometry,
     setup: [Face; SIZE],
-    flips: BTreeMap<Face, Face>,
+    /// The faces and tokens (`[pieces]`, `[flips]`: KY-1.4).
+    faces: Faces,
     /// `forms[face][facing]`: each face's compiled movement (`[pieces]`).
-    forms: [[crate::movement::square::Form; 2]; 9],
+    forms: Vec<[crate::movement::square::Form; 2]>,
+    /// `keeps_colour[face]`: every move of the face keeps the colour of
+    /// its cell (GEO-I2), as the bishop's does.
+    keeps_colour: Vec<bool>,
+    /// `moves[face]`: the movement texts as written, for the legend.
+    moves: Vec<String>,
     repetition_at: u32,
     repetition: RepetitionRule,
-    /// `values[face as usize]`: what a face on the board is worth to the
-    /// practice opponent.
-    values: [i32; 9],
-    /// `hand_values[token index]`: a token in hand may be dropped either
-    /// face up, so it is worth its better face.
-    hand_values: [i32; 4],
+    /// `values[face]`: what a face on the board is worth to the practice
+    /// opponent.
+    values: Vec<i32>,
+    /// `hand_values[token]`: a token in hand may be dropped either face
+    /// up, so it is worth its better face.
+    hand_values: Vec<i32>,
     /// Only for the mutant engine: drops turn the token over (wrong).
     mutant_flip_on_drop: bool,
 }
@@ -79,19 +83,34 @@ impl KyotoRules {
     /// How `p` moves: its face's form in its owner's facing.
     #[inline]
     fn form(&self, p: Piece) -> &crate::movement::square::Form {
-        &self.forms[p.face as usize][p.owner.index()]
+        &self.forms[p.face.index()][p.owner.index()]
+    }
+
+    /// The variant's faces and tokens, as its file lists them.
+    pub fn faces(&self) -> &Faces {
+        &self.faces
     }
 
     /// The face a piece shows after it moves.
+    #[inline]
     pub fn flipped(&self, face: Face) -> Face {
-        self.flips.get(&face).copied().unwrap_or(face)
+        self.faces.flipped(face)
+    }
+
+    /// The cell of `p`'s king (its royal face), if it has one.
+    pub fn king(&self, pos: &Position, p: Player) -> Option<usize> {
+        let royal = self.faces.royal();
+        pos.board
+            .iter()
+            .position(|c| matches!(c, Some(q) if q.owner == p && q.face == royal))
     }
 
     fn cell_name(&self, c: CellId) -> &str {
         self.geo.board().cell_name(c)
     }
 
-    /// The designer facts of the setup: its bishop faces, and every drop
+    /// The designer facts of the setup: its faces bound to the colour of
+    /// their cell, as the bishop is (GEO-I2), and every drop
     /// (any face, any empty cell: KY-5.1, KY-5.2) onto a cell where that
     /// face has no move on the empty board. Such a token never moves, so it
     /// never turns over. Tokens turn over instead of promoting (KY-3.1), so
@@ -104,7 +123,7 @@ impl KyotoRules {
             .iter()
             .enumerate()
             .filter_map(|(i, p)| match p {
-                Some(p) if p.face == Face::Bishop => Some((p.owner, CellId(i as u16))),
+                Some(p) if self.keeps_colour[p.face.index()] => Some((p.owner, CellId(i as u16))),
                 _ => None,
             })
             .collect();
@@ -112,8 +131,8 @@ impl KyotoRules {
         let mut board = [None; SIZE * SIZE];
         let mut cells = Vec::new();
         for owner in [Player::First, Player::Second] {
-            for token in Token::ALL {
-                for face in token.faces() {
+            for token in self.faces.tokens() {
+                for face in self.faces.faces_of(token) {
                     for c in self.geo.board().cells() {
                         let piece = Piece { owner, face };
                         board[c.index()] = Some(piece);
@@ -121,7 +140,7 @@ impl KyotoRules {
                         self.targets(&board, c, piece, &mut cells);
                         board[c.index()] = None;
                         if cells.iter().all(|&to| to == c) {
-                            let letter = face.letter();
+                            let letter = self.faces.letter(face);
                             immobile.push(ImmobileDrop {
                                 owner,
                                 piece: match owner {
@@ -173,7 +192,7 @@ impl Rules for KyotoRules {
     fn start(&self) -> Position {
         let mut pos = Position {
             board: [None; SIZE * SIZE],
-            hands: [[0; 4]; 2],
+            hands: position::NO_HANDS,
             to_move: Player::First,
             halfmoves: 0,
             move_number: 1,
@@ -216,7 +235,7 @@ impl Rules for KyotoRules {
     fn material(&self, pos: &Position) -> [i32; 2] {
         let mut sum = [0; 2];
         for p in pos.board.iter().flatten() {
-            sum[p.owner.index()] += self.values[p.face as usize];
+            sum[p.owner.index()] += self.values[p.face.index()];
         }
         for (total, hand) in sum.iter_mut().zip(&pos.hands) {
             for (&n, &v) in hand.iter().zip(&self.hand_values) {
@@ -228,7 +247,7 @@ impl Rules for KyotoRules {
 
     fn key(&self, pos: &Position) -> Key {
         // The text without its counters: placement, hands, side.
-        let text = pos.text();
+        let text = self.position_text(pos);
         let mut fields: Vec<&str> = text.split(' ').collect();
         fields.truncate(2);
         fields.join(" ")
@@ -243,7 +262,9 @@ impl Rules for KyotoRules {
             Action::Move { from, to } => {
                 format!("{}-{}", self.cell_name(from), self.cell_name(to))
             }
-            Action::Drop { face, to } => format!("{}*{}", face.letter(), self.cell_name(to)),
+            Action::Drop { face, to } => {
+                format!("{}*{}", self.faces.letter(face), self.cell_name(to))
+            }
         }
     }
 
@@ -268,23 +289,34 @@ impl Rules for KyotoRules {
         }
         let action = if let Some((letter, to)) = text.split_once('*') {
             let mut chars = letter.chars();
-            let face = match (chars.next(), chars.next()) {
-                (Some(c), None) => Face::from_letter(c),
-                _ => None,
-            }
-            .filter(|f| *f != Face::King)
-            .ok_or_else(|| {
-                fail(
+            let (Some(c), None) = (chars.next(), chars.next()) else {
+                return Err(fail(
                     IllegalReason::Syntax,
-                    format!("'{letter}' is not a face letter (T L S B G N P R)"),
-                )
-            })?;
+                    format!("'{text}': a drop is a face letter, '*' and a cell, as in T*c3"),
+                ));
+            };
             let to = cell(to)?;
-            let token = face.token().expect("the king was filtered out");
+            // A letter of no face, or the king's, names no token in hand
+            // (NT-I9): the grammar reads any upper-case letter, the
+            // variant's faces say which are letters of its tokens.
+            let Some((face, token)) = self
+                .faces
+                .by_letter(c)
+                .and_then(|f| Some((f, self.faces.token(f)?)))
+            else {
+                return Err(fail(
+                    IllegalReason::NoPiece,
+                    format!(
+                        "'{c}' is the letter of no token face of {} ({})",
+                        self.name,
+                        self.faces.drop_list()
+                    ),
+                ));
+            };
             if pos.hands[pos.to_move.index()][token.index()] == 0 {
                 return Err(fail(
                     IllegalReason::NoPiece,
-                    format!("no {} token in hand", face.name()),
+                    format!("no {} token in hand", self.faces.name(face)),
                 ));
             }
             if pos.board[to.index()].is_some() {
@@ -329,23 +361,23 @@ impl Rules for KyotoRules {
     }
 
     fn format_position(&self, pos: &Position) -> String {
-        pos.text()
+        self.position_text(pos)
     }
 
     fn read_derived_position(&self, text: &str) -> Result<Position, PositionError> {
-        let pos = Position::parse(text)?;
+        let pos = self.read_text(text)?;
         // KY-I6: the game has a fixed set of tokens; a position holds at
         // most as many of each as the initial position does.
-        let have = pos.tokens_by_kind();
-        let set = self.start().tokens_by_kind();
-        for t in Token::ALL {
+        let have = self.tokens_by_kind(&pos);
+        let set = self.tokens_by_kind(&self.start());
+        for t in self.faces.tokens() {
             if have[t.index()] > set[t.index()] {
                 return Err(PositionError {
                     field: "hand".into(),
                     message: format!(
                         "{} {} tokens on the board and in hand; the game has {} (KY-I6)",
                         have[t.index()],
-                        t.hand_letter(),
+                        self.faces.base_letter(t),
                         set[t.index()]
                     ),
                 });

@@ -10,11 +10,12 @@ use crate::rules::Player;
 use crate::topology::CellId;
 
 use super::KyotoRules;
-use super::pieces::{Face, Piece, Token};
+use super::pieces::{Face, Piece};
 use super::position::Position;
 
 /// A board move or a drop. The flip after a move is not a choice, so it is
-/// not part of the action.
+/// not part of the action. Actions sort moves first, then drops by face in
+/// the file's order (KY-1.4), then by cell.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
 pub enum Action {
     Move { from: CellId, to: CellId },
@@ -51,6 +52,7 @@ impl KyotoRules {
     /// Moves and drops before the king-safety filter.
     pub(super) fn pseudo(&self, pos: &Position) -> Vec<Action> {
         let me = pos.to_move;
+        let royal = self.faces.royal();
         let mut out = Vec::new();
         let mut cells = Vec::new();
         for (i, slot) in pos.board.iter().enumerate() {
@@ -63,20 +65,21 @@ impl KyotoRules {
             self.targets(&pos.board, from, p, &mut cells);
             for &to in &cells {
                 match pos.board[to.index()] {
-                    Some(q) if q.owner == me || q.face == Face::King => {}
+                    Some(q) if q.owner == me || q.face == royal => {}
                     _ => out.push(Action::Move { from, to }),
                 }
             }
         }
         // Drops: any token in hand, either face up, on any empty cell
         // (no file, dead-cell or drop-mate restriction: KY-5).
-        for token in Token::ALL {
+        for token in self.faces.tokens() {
             if pos.hands[me.index()][token.index()] == 0 {
                 continue;
             }
+            let faces: [Face; 2] = self.faces.faces_of(token);
             for (i, slot) in pos.board.iter().enumerate() {
                 if slot.is_none() {
-                    for face in token.faces() {
+                    for face in faces {
                         out.push(Action::Drop {
                             face,
                             to: CellId(i as u16),
@@ -99,7 +102,7 @@ impl KyotoRules {
                     .take()
                     .expect("a legal move starts on the mover's piece");
                 if let Some(captured) = next.board[to.index()]
-                    && let Some(token) = captured.face.token()
+                    && let Some(token) = self.faces.token(captured.face)
                 {
                     next.hands[me.index()][token.index()] += 1;
                 }
@@ -114,8 +117,11 @@ impl KyotoRules {
                 };
             }
             Action::Drop { face, to } => {
-                let token = face.token().expect("kings are never in hand");
-                next.hands[me.index()][token.index()] -= 1;
+                // Only the faces of tokens are dropped: the royal face is
+                // never in hand, so it has no hand count to take from.
+                if let Some(token) = self.faces.token(face) {
+                    next.hands[me.index()][token.index()] -= 1;
+                }
                 let face = if self.mutant_flip_on_drop {
                     self.flipped(face)
                 } else {

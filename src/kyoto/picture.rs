@@ -1,18 +1,19 @@
 //! How Kyoto shogi is pictured (see [`crate::rules::drawing`]): each token shows
-//! its current face, with the face it turns to after moving hinted.
+//! its current face, with the face it turns to after moving hinted. Faces
+//! are drawn by their letters and listed in the file's order (KY-1.4).
 
 use crate::rules::drawing::{ActionMark, Diagram, Draw, HandMark, PieceMark, Pieces, Side};
 use crate::rules::{Player, Rules};
 use crate::topology::CellId;
 use crate::topology::file::AnyBoard;
 
-use super::pieces::{Face, Token};
 use super::position::Position;
 use super::{Action, KyotoRules};
 
 impl KyotoRules {
     fn piece_marks(&self, pos: &Position) -> Vec<PieceMark> {
         let b = self.geo.board();
+        let faces = &self.faces;
         pos.board
             .iter()
             .enumerate()
@@ -20,14 +21,38 @@ impl KyotoRules {
                 slot.map(|p| PieceMark {
                     cell: b.cell_name(CellId(i as u16)).to_string(),
                     owner: p.owner,
-                    label: p.face.letter().to_string(),
+                    label: faces.letter(p.face).to_string(),
                     promoted: false,
                     facing: None,
-                    other_face: (p.face != Face::King)
-                        .then(|| self.flipped(p.face).letter().to_string()),
-                    royal: p.face == Face::King,
+                    other_face: (!faces.is_royal(p.face))
+                        .then(|| faces.letter(faces.flipped(p.face)).to_string()),
+                    royal: faces.is_royal(p.face),
                     arrow: false,
                 })
+            })
+            .collect()
+    }
+}
+
+impl KyotoRules {
+    /// Each face's letter and name, in the file's order. A face that moves
+    /// exactly as a later face says so by name (KY-1.3: "the tokin moves
+    /// as a gold"): its name alone would not tell how it moves, and the
+    /// later face, listed after it, is the one the reader looks up.
+    fn legend(&self) -> Vec<(String, String)> {
+        let faces = &self.faces;
+        faces
+            .faces()
+            .map(|f| {
+                let like = faces
+                    .faces()
+                    .skip(f.index() + 1)
+                    .find(|o| self.moves[o.index()] == self.moves[f.index()]);
+                let name = match like {
+                    Some(o) => format!("{} (moves as a {})", faces.name(f), faces.name(o)),
+                    None => faces.name(f).to_string(),
+                };
+                (faces.letter(f).to_string(), name)
             })
             .collect()
     }
@@ -49,18 +74,19 @@ impl Draw<Position, Action> for KyotoRules {
 
     /// Every face for both players, the king included (KY-8.1).
     fn palette(&self) -> Vec<crate::rules::drawing::PaletteEntry> {
+        let faces = &self.faces;
         let mut out = Vec::new();
         for owner in [Player::First, Player::Second] {
-            for face in Face::ALL {
+            for face in faces.faces() {
                 let piece = super::pieces::Piece { owner, face };
                 out.push(crate::rules::drawing::PaletteEntry {
-                    token: piece.text(),
+                    token: faces.text(piece),
                     owner,
-                    label: face.letter().to_string(),
+                    label: faces.letter(face).to_string(),
                     promoted: false,
                     facing: None,
-                    other_face: (face != Face::King)
-                        .then(|| self.flipped(face).letter().to_string()),
+                    other_face: (!faces.is_royal(face))
+                        .then(|| faces.letter(faces.flipped(face)).to_string()),
                     double_step: None,
                 });
             }
@@ -72,13 +98,14 @@ impl Draw<Position, Action> for KyotoRules {
     fn hand_shape(&self) -> Option<crate::rules::drawing::HandShape> {
         Some(crate::rules::drawing::HandShape {
             place: crate::rules::drawing::HandPlace::Bracket,
-            entries: Token::ALL
-                .iter()
+            entries: self
+                .faces
+                .tokens()
                 .map(|t| {
-                    let [a, b] = t.faces();
+                    let [a, b] = self.faces.faces_of(t);
                     crate::rules::drawing::HandEntry {
-                        letter: t.hand_letter(),
-                        label: format!("{}/{}", a.letter(), b.letter()),
+                        letter: self.faces.base_letter(t),
+                        label: format!("{}/{}", self.faces.letter(a), self.faces.letter(b)),
                     }
                 })
                 .collect(),
@@ -104,14 +131,15 @@ impl Draw<Position, Action> for KyotoRules {
         let side = |p: Player| Side {
             name: Rules::player_name(self, p).to_string(),
             // A token in hand may be dropped either face up.
-            hand: Token::ALL
-                .iter()
+            hand: self
+                .faces
+                .tokens()
                 .map(|t| {
-                    let [a, b] = t.faces();
+                    let [a, b] = self.faces.faces_of(t).map(|f| self.faces.letter(f));
                     HandMark {
-                        label: format!("{}/{}", a.letter(), b.letter()),
+                        label: format!("{a}/{b}"),
                         count: pos.hands[p.index()][t.index()] as u32,
-                        drops: vec![a.letter().to_string(), b.letter().to_string()],
+                        drops: vec![a.to_string(), b.to_string()],
                     }
                 })
                 .collect(),
@@ -125,17 +153,7 @@ impl Draw<Position, Action> for KyotoRules {
             sides: [side(Player::First), side(Player::Second)],
             to_move: pos.to_move,
             in_check: self.in_check(pos),
-            legend: Face::ALL
-                .iter()
-                .map(|f| {
-                    let name = match f {
-                        // KY-1.3: the one face not named for the way it moves.
-                        Face::Tokin => "tokin (moves as a gold)".to_string(),
-                        _ => f.name().to_string(),
-                    };
-                    (f.letter().to_string(), name)
-                })
-                .collect(),
+            legend: self.legend(),
             shape: crate::rules::drawing::PieceShape::Pentagon,
         }
     }
@@ -154,7 +172,7 @@ impl Draw<Position, Action> for KyotoRules {
                 from: None,
                 to: b.cell_name(to).to_string(),
                 facing: None,
-                drop: Some(face.letter().to_string()),
+                drop: Some(self.faces.letter(face).to_string()),
                 promote: false,
             },
         }

@@ -2,26 +2,40 @@
 //!
 //! The text is `<placement>[<hand>] <side> [- -] <halfmoves> <move>`:
 //! ranks from 5 down to 1 joined by `/`, files a–e, digits for runs of empty
-//! cells, upper case for the first player. A face is its base letter or `+`
-//! and the base letter (`+L` tokin, `+S` bishop, `+N` gold, `+P` rook). The
-//! hand lists tokens by base letter (`[Pn]`), the side is `w` (first) or `b`.
-//! The two `-` placeholders are optional on input and always printed, so
-//! positions pass unchanged between this engine and others using the form.
+//! cells, upper case for the first player. A face is its token's base
+//! letter or `+` and the base letter, as the variant's faces say (KY-1.4:
+//! `+L` tokin, `+S` bishop, `+N` gold, `+P` rook in the shipped files), the
+//! king its own letter. The hand lists tokens by base letter (`[Pn]`), the
+//! side is `w` (first) or `b`. The two `-` placeholders are optional on
+//! input and always printed, so positions pass unchanged between this
+//! engine and others using the form. Reading and writing need the faces,
+//! so both are methods of [`KyotoRules`].
+
+use std::fmt::Write;
 
 use crate::rules::{Player, PositionError};
 
-use super::pieces::{Face, Piece, Token};
+use super::KyotoRules;
+use super::pieces::{MAX_TOKENS, Piece};
 
 /// Cells per side of the board.
 pub const SIZE: usize = 5;
+
+/// Tokens in hand: `hands[player][token.index()]`.
+pub type Hands = [[u8; MAX_TOKENS]; 2];
+
+/// Both hands empty.
+pub const NO_HANDS: Hands = [[0; MAX_TOKENS]; 2];
 
 /// A Kyoto position. Counters are kept for the text but never enter the key.
 #[derive(Clone, Eq, PartialEq, Hash, Debug)]
 pub struct Position {
     /// `board[y * 5 + x]`, rank 1 first.
     pub board: [Option<Piece>; SIZE * SIZE],
-    /// Tokens in hand per player, indexed by [`Token::index`].
-    pub hands: [[u8; 4]; 2],
+    /// Tokens in hand per player, indexed by
+    /// [`Token::index`](super::pieces::Token::index); a variant's tokens
+    /// are the first places.
+    pub hands: Hands,
     pub to_move: Player,
     /// Halfmove and move counters, carried through the text.
     pub halfmoves: u32,
@@ -36,29 +50,6 @@ fn err(field: &str, message: impl Into<String>) -> PositionError {
 }
 
 impl Position {
-    pub fn king(&self, p: Player) -> Option<usize> {
-        self.board
-            .iter()
-            .position(|c| matches!(c, Some(Piece { owner, face: Face::King }) if *owner == p))
-    }
-
-    /// How many of each token (by [`Token::index`]) are on the board or in
-    /// either hand, whatever face they show.
-    pub fn tokens_by_kind(&self) -> [usize; 4] {
-        let mut n = [0; 4];
-        for piece in self.board.iter().flatten() {
-            if let Some(t) = piece.face.token() {
-                n[t.index()] += 1;
-            }
-        }
-        for hand in &self.hands {
-            for (i, &k) in hand.iter().enumerate() {
-                n[i] += k as usize;
-            }
-        }
-        n
-    }
-
     /// Tokens on the board and in both hands, kings included.
     pub fn token_count(&self) -> usize {
         self.board.iter().flatten().count()
@@ -69,59 +60,77 @@ impl Position {
                 .map(|&n| n as usize)
                 .sum::<usize>()
     }
+}
 
-    /// The position text (exchange FEN).
-    pub fn text(&self) -> String {
-        let mut rows = Vec::new();
+impl KyotoRules {
+    /// How many of each token (by its index) are on the board or in either
+    /// hand, whatever face they show.
+    pub fn tokens_by_kind(&self, pos: &Position) -> [usize; MAX_TOKENS] {
+        let mut n = [0; MAX_TOKENS];
+        for piece in pos.board.iter().flatten() {
+            if let Some(t) = self.faces.token(piece.face) {
+                n[t.index()] += 1;
+            }
+        }
+        for hand in &pos.hands {
+            for (count, &k) in n.iter_mut().zip(hand) {
+                *count += k as usize;
+            }
+        }
+        n
+    }
+
+    /// The position text (exchange FEN), written in one string: texts are
+    /// the repetition keys of every position of a game.
+    pub fn position_text(&self, pos: &Position) -> String {
+        let mut out = String::with_capacity(48);
         for y in (0..SIZE).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
+            if y + 1 < SIZE {
+                out.push('/');
+            }
+            let mut empty = 0u8;
             for x in 0..SIZE {
-                match self.board[y * SIZE + x] {
+                match pos.board[y * SIZE + x] {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            row.push_str(&empty.to_string());
+                            out.push(char::from(b'0' + empty));
                             empty = 0;
                         }
-                        row.push_str(&p.text());
+                        self.faces.push_text(&mut out, p);
                     }
                 }
             }
             if empty > 0 {
-                row.push_str(&empty.to_string());
+                out.push(char::from(b'0' + empty));
             }
-            rows.push(row);
         }
-        let mut hand = String::new();
+        out.push('[');
         for p in [Player::First, Player::Second] {
-            for t in Token::ALL {
-                for _ in 0..self.hands[p.index()][t.index()] {
-                    let c = t.hand_letter();
-                    hand.push(if p == Player::First {
-                        c
-                    } else {
-                        c.to_ascii_lowercase()
-                    });
+            for t in self.faces.tokens() {
+                let c = self.faces.base_letter(t);
+                let c = match p {
+                    Player::First => c,
+                    Player::Second => c.to_ascii_lowercase(),
+                };
+                for _ in 0..pos.hands[p.index()][t.index()] {
+                    out.push(c);
                 }
             }
         }
-        let side = if self.to_move == Player::First {
-            'w'
-        } else {
-            'b'
+        let side = match pos.to_move {
+            Player::First => 'w',
+            Player::Second => 'b',
         };
-        format!(
-            "{}[{}] {side} - - {} {}",
-            rows.join("/"),
-            hand,
-            self.halfmoves,
-            self.move_number
-        )
+        // Writing to a String cannot fail.
+        let _ = write!(out, "] {side} - - {} {}", pos.halfmoves, pos.move_number);
+        out
     }
 
-    /// Reads a position text; errors name the field and place.
-    pub fn parse(text: &str) -> Result<Position, PositionError> {
+    /// Reads a position text; errors name the field and place. A letter of
+    /// no face of the variant is read by the grammar (NT-I9) and refused
+    /// here, in the field it stands in.
+    pub fn read_text(&self, text: &str) -> Result<Position, PositionError> {
         let (placement, rest) = text.split_once('[').ok_or_else(|| {
             err(
                 "hand",
@@ -133,7 +142,7 @@ impl Position {
             .ok_or_else(|| err("hand", "the hand has no closing ']'"))?;
         let mut pos = Position {
             board: [None; SIZE * SIZE],
-            hands: [[0; 4]; 2],
+            hands: NO_HANDS,
             to_move: Player::First,
             halfmoves: 0,
             move_number: 1,
@@ -162,12 +171,19 @@ impl Position {
                     plus = true;
                     continue;
                 }
-                let face = Face::from_fen(plus, c.to_ascii_uppercase()).ok_or_else(|| {
-                    err(
-                        &field,
-                        format!("'{}{c}' is not a Kyoto face", if plus { "+" } else { "" }),
-                    )
-                })?;
+                let face = self
+                    .faces
+                    .from_text(plus, c.to_ascii_uppercase())
+                    .ok_or_else(|| {
+                        err(
+                            &field,
+                            format!(
+                                "'{}{c}' is not a face of {}",
+                                if plus { "+" } else { "" },
+                                self.name
+                            ),
+                        )
+                    })?;
                 plus = false;
                 if x >= SIZE {
                     return Err(err(&field, format!("more than {SIZE} cells")));
@@ -188,10 +204,15 @@ impl Position {
             }
         }
         for c in hand.chars().filter(|c| *c != '-') {
-            let token = Token::ALL
-                .into_iter()
-                .find(|t| t.hand_letter() == c.to_ascii_uppercase())
-                .ok_or_else(|| err("hand", format!("'{c}' is not a token letter (L S N P)")))?;
+            let token = self
+                .faces
+                .token_by_base(c.to_ascii_uppercase())
+                .ok_or_else(|| {
+                    err(
+                        "hand",
+                        format!("'{c}' is not a token letter ({})", self.faces.base_list()),
+                    )
+                })?;
             let owner = if c.is_ascii_uppercase() {
                 Player::First
             } else {
@@ -203,7 +224,7 @@ impl Position {
             *slot = slot.checked_add(1).ok_or_else(|| {
                 err(
                     "hand",
-                    format!("more than 255 '{}' in hand", token.hand_letter()),
+                    format!("more than 255 '{}' in hand", self.faces.base_letter(token)),
                 )
             })?;
         }
@@ -240,7 +261,7 @@ impl Position {
                 .board
                 .iter()
                 .flatten()
-                .filter(|q| q.owner == p && q.face == Face::King)
+                .filter(|q| q.owner == p && self.faces.is_royal(q.face))
                 .count();
             if kings != 1 {
                 return Err(err(

@@ -304,8 +304,8 @@ fn three_broken_files_in_one_run() {
                 at("chess/chess-klein.toml")
             ),
             format!(
-                "  {}:17: bytes 428..434: unknown variant `rock`, expected one of `king`, \
-                 `tokin`, `lance`, `silver`, `bishop`, `gold`, `knight`, `pawn`, `rook`",
+                "  {}:17: flips.pawn: unknown face 'rock' (known: king, tokin, lance, silver, \
+                 bishop, gold, knight, pawn, rook; did you mean 'rook'?)",
                 at("kyoto/kyoto.toml")
             ),
         ]

@@ -239,6 +239,22 @@ def bare_kings(game):
     return white_short and black_short and len(pieces) == 2
 
 
+def kyoto_letters(position):
+    """Refuses a Kyoto position whose letters write no face (NT-I9): the
+    grammar reads any letter, pyffish would take one it does not know for
+    a piece of its own. Faces are their FEN spellings (KYOTO_DROP and the
+    king), hands hold tokens by base letter."""
+    faces = set(KYOTO_DROP) | {"K"}
+    for sheet in position.placement:
+        for rank in sheet:
+            for item in rank:
+                if isinstance(item, sn.Piece) and item.text.upper() not in faces:
+                    raise ValueError(f"'{item.text}' is not a Kyoto face")
+    for _, letter in position.hands:
+        if letter.upper() not in "LSNP":
+            raise ValueError(f"'{letter}' is not a Kyoto token letter (L S N P)")
+
+
 SIZE = {"chess-flat": 8, "shogi-flat": 9, "kyoto": 5}
 FAMILY = {"chess-flat": "chess", "shogi-flat": "shogi", "kyoto": "kyoto"}
 # Kyoto faces to the pyffish drop piece that shows them (and its token).
@@ -271,8 +287,13 @@ class Ask(sn.Ask):
 
     def in_hand(self, letter):
         hand = self.fen.split("[")[1].split("]")[0] if "[" in self.fen else ""
-        token = KYOTO_FACE[letter][-1] if self.variant == "kyoto" else letter
-        return (token if self.first else token.lower()) in hand
+        if self.variant == "kyoto":
+            # The grammar reads any upper-case letter (NT-I9); one of no
+            # token face (the king's included) names no token in hand.
+            if letter not in KYOTO_FACE:
+                return False
+            letter = KYOTO_FACE[letter][-1]
+        return (letter if self.first else letter.lower()) in hand
 
     def routes(self, origin, target):
         """(pyffish move, promotion mark) of the legal moves origin-target,
@@ -356,8 +377,11 @@ class Ffish(se.Engine):
     boards = []
 
     def start(self, variant, position):
-        if position is not None and sn.read_position(FAMILY[variant], position) is None:
+        read = None if position is None else sn.read_position(FAMILY[variant], position)
+        if position is not None and read is None:
             raise ValueError(f"not a position text of the {FAMILY[variant]} grammar: '{position}'")
+        if variant == "kyoto" and read is not None:
+            kyoto_letters(read)
         return Game(variant, to_fen(variant, position))
 
     def actions(self, game):

@@ -187,7 +187,9 @@ ACTIONS = {
     },
     "kyoto": {
         "move": re.compile(SHEET_CELL + "(-)" + SHEET_CELL + r"([+=])?"),
-        "drop": re.compile(r"(\+)?([TLSBGNPR])\*" + SHEET_CELL + r"([+=])?"),
+        # Any upper-case letter: which are face letters is the variant's
+        # data (KY-1.4), judged after the grammar (NT-I9).
+        "drop": re.compile(r"(\+)?([A-Z])\*" + SHEET_CELL + r"([+=])?"),
     },
     "tetra": {
         "move": re.compile(TETRA_CELL + "(-)" + TETRA_CELL + r"(\+|=[A-Z])?"),
@@ -205,7 +207,7 @@ def _placement(piece, run="[0-9]+(?![0-9])", sheets=True):
 SHOGI_LETTER = "[PLNSGBRKplnsgbrk]"
 SHOGI_PIECE = rf"\+?{SHOGI_LETTER}[\^v]?"
 CHESS_PIECE = r"[KQRBNPkqrbnp](?:[\^v][+-]?|[+-][\^v]?)?"
-KYOTO_PIECE = r"\+?[KLSNPklsnp]"
+KYOTO_PIECE = r"\+?[A-Za-z]"  # any letter: the variant's faces judge it (NT-I9)
 TETRA_PIECE = r"\+?[A-Za-z]"
 EN_PASSANT = f"-|{SHEET_CELL}|{SHEET_CELL}-{SHEET_CELL}-{SHEET_CELL}[\\^v]"
 
@@ -215,7 +217,7 @@ POSITIONS = {
     "chess": re.compile(f"({_placement(CHESS_PIECE)}) ([wb]) (-|[KQkq]{{1,4}}) "
                         f"({EN_PASSANT})(?: ({COUNT})(?: ({POSITIVE}|p{COUNT}))?)?"),
     "kyoto": re.compile(f"({_placement(KYOTO_PIECE, '[1-9]', sheets=False)})"
-                        r"\[(-|[KLSNPklsnp]*)\] ([wb])( - -)?"
+                        r"\[(-|[A-Za-z]*)\] ([wb])( - -)?"
                         f"(?: ({COUNT}) ({COUNT}))?"),
     "tetra": re.compile(f"({_placement(TETRA_PIECE, sheets=False)}) ([wb]) "
                         f"(-|(?:(?:{POSITIVE})?[A-Za-z])+)"),

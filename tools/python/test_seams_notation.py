@@ -167,9 +167,11 @@ class ChessGrammar(unittest.TestCase):
 
 class KyotoGrammar(unittest.TestCase):
     def test_actions(self):
-        for text in ["a1-a2", "T*c3", "+L*c3", "a1-a2+", "a1-a2=", "P*e5=", "I:a1-a2", "R*c3+"]:
+        # Any upper-case letter is a face letter of the grammar (NT-I9).
+        for text in ["a1-a2", "T*c3", "+L*c3", "a1-a2+", "a1-a2=", "P*e5=", "I:a1-a2", "R*c3+",
+                     "K*c3", "A*c3", "X*c3"]:
             self.assertTrue(derives("kyoto", text), text)
-        for text in ["a1-a2^", "K*c3", "t*c3", "A*c3", "a1-a2+=", "T*c3v"]:
+        for text in ["a1-a2^", "t*c3", "a1-a2+=", "T*c3v", "TL*c3", "**c3", "1*c3"]:
             self.assertFalse(derives("kyoto", text), text)
 
     def test_positions(self):
@@ -180,10 +182,15 @@ class KyotoGrammar(unittest.TestCase):
         p = sn.read_position("kyoto", "11111/5[Pp] b 3 7")
         self.assertEqual(p.placement[0][0], (1, 1, 1, 1, 1))
         self.assertEqual((p.hands, p.placeholders, p.halfmoves), (((1, "P"), (1, "p")), False, 3))
-        for text in ["5/5/5/5/5[-] b", "5[] w - -", "5[Kk] b - - 10 2"]:
+        # Any letter is a piece or hand letter of the grammar (NT-I9).
+        for text in ["5/5/5/5/5[-] b", "5[] w - -", "5[Kk] b - - 10 2", "T4[] w", "+Xq3[Ee] w"]:
             self.assertIsNotNone(sn.read_position("kyoto", text), text)
+        p = sn.read_position("kyoto", "+Xq3[Ee] w")
+        self.assertEqual(p.placement[0][0][:2],
+                         (sn.Piece("+X", "X", True), sn.Piece("q", "q", False)))
+        self.assertEqual(p.hands, ((1, "E"), (1, "e")))
         for text in ["10/5[] w", "5[] w -", "5[] w 0", "5[+P] w", "5[] A", "5 w", "5[]  w",
-                     "5[] w - - 0", "5[--] w", "T4[] w", "0[] w"]:
+                     "5[] w - - 0", "5[--] w", "0[] w", "+5[] w", "5[P-] w", "5[1] w", "T+[] w"]:
             self.assertIsNone(sn.read_position("kyoto", text), text)
 
 
@@ -296,6 +303,14 @@ class Interpretations(unittest.TestCase):
     def test_nt_i9_tetrahedral_letters(self):
         ask = legal_drop(in_hand=lambda letter: letter == "P")
         self.assertEqual(sn.rank("tetra", "Z*c5.3", ask), "no-piece")
+        # Kyoto: a letter of no face, or the king's, is no token in hand,
+        # asked after the cell (order 4 before 5).
+        for text in ["X*c3", "K*c3"]:
+            ask = legal_drop(in_hand=lambda letter: letter in "TLSBGNPR")
+            self.assertEqual(sn.rank("kyoto", text, ask), "no-piece", text)
+            self.assertEqual(ask.asked, ["cell_exists", "in_hand"], text)
+        ask = legal_drop(in_hand=lambda letter: letter in "TLSBGNPR", cell_exists=False)
+        self.assertEqual(sn.rank("kyoto", "X*z9", ask), "no-such-cell")
         ask = legal_move(outcomes={None, "=G"})
         self.assertEqual(sn.rank("tetra", "a1.1-a2.1=Z", ask), "promotion")
         self.assertIsNone(sn.rank("tetra", "a1.1-a2.1=G", legal_move(outcomes={None, "=G"})))
