@@ -117,7 +117,7 @@ fn census(v: &TetraRules, pos: &Position) -> BTreeMap<Kind, u32> {
         *out.entry(v.data().hand_class(p.kind)).or_insert(0) += 1;
     }
     for p in [Player::First, Player::Second] {
-        for k in Kind::ALL {
+        for &k in &v.data().kinds {
             let n = pos.in_hand(p, k) as u32;
             if n > 0 {
                 *out.entry(k).or_insert(0) += n;
@@ -167,7 +167,7 @@ proptest! {
             prop_assert_eq!(&census(v, &pos), &start_census);
             // Royal pieces: one each on the board, never in hand.
             for p in [Player::First, Player::Second] {
-                let royals = pos.pieces().filter(|(_, q)| q.owner == p && q.kind.is_royal()).count();
+                let royals = pos.pieces().filter(|(_, q)| q.owner == p && q.kind == v.data().royal).count();
                 prop_assert_eq!(royals, 1);
                 prop_assert_eq!(pos.in_hand(p, v.data().royal), 0);
             }
@@ -203,7 +203,7 @@ proptest! {
             // No legal action captures a royal piece.
             for a in &legal {
                 if let seams::tetra::TetraAction::Move { to, .. } = a {
-                    prop_assert!(pos.piece_at(*to).is_none_or(|p| !p.kind.is_royal()));
+                    prop_assert!(pos.piece_at(*to).is_none_or(|p| p.kind != v.data().royal));
                 }
                 // Notation round trip.
                 let text = v.format_action(&pos, a);
@@ -273,6 +273,20 @@ fn setup_errors_name_the_place() {
     let mut bad = s.clone();
     bad.board[0].0 = "z9.9".into();
     assert!(matches!(v.position(&bad), Err(SetupError::BadCell { .. })));
+    // A kind built by hand that the variant's army lacks is refused, on
+    // the board and in hand, by its place in the list.
+    let mut bad = s.clone();
+    bad.board[0].1.kind = Kind::at(20);
+    assert_eq!(
+        v.position(&bad).map(|_| ()).unwrap_err().to_string(),
+        format!("{}: tetra-shogi has no kind #20", bad.board[0].0)
+    );
+    let mut bad = s.clone();
+    bad.hands[0].insert(Kind::at(20), 1);
+    assert_eq!(
+        v.position(&bad).map(|_| ()).unwrap_err().to_string(),
+        "White's hand: kind #20 cannot be held in hand in this variant"
+    );
     let mut bad = s;
     bad.to_move = None;
     assert_eq!(v.position(&bad), Err(SetupError::NoSideToMove));
@@ -293,7 +307,7 @@ fn bad_variant_data_is_refused_with_the_entry() {
     ));
     assert!(matches!(
         try_("letter = \"R\"", "letter = \"B\""),
-        DataError::Piece { .. }
+        DataError::Field { .. }
     ));
     assert!(matches!(
         try_(
@@ -307,7 +321,18 @@ fn bad_variant_data_is_refused_with_the_entry() {
         DataError::Cell { .. }
     ));
     assert!(matches!(
-        try_("[pieces.king]", "[pieces.gold2]"),
+        try_("[pieces.king]", "[pieces.King]"),
+        DataError::Field { .. }
+    ));
+    assert!(matches!(
+        try_("royal = true\n", ""),
+        DataError::Field { .. }
+    ));
+    assert!(matches!(
+        try_(
+            "[pieces.king]\nletter = \"K\"",
+            "[pieces.king]\nletter = \"K\"\nfoo = 1"
+        ),
         DataError::Parse { .. }
     ));
     assert!(matches!(
@@ -356,7 +381,7 @@ fn load_names_every_broken_entry() {
         shown,
         [
             "x.toml: zone_ranks: a zone has at least one rank",
-            "x.toml: pieces.bishop: letter 'R' is also rook's",
+            "x.toml: pieces.bishop.letter: 'R' is already the letter of rook",
             "x.toml: pieces.wing: count is 5 but 4 starting cells are listed",
             "x.toml: pieces.rook.cells: 'g2.3': rank 2 has levels 1–2",
             "x.toml: pieces.point.cells: 'z3.1': rank 3 has files a–g",
@@ -367,7 +392,7 @@ fn load_names_every_broken_entry() {
         &errors[..],
         [
             DataError::Field { .. },
-            DataError::Piece { .. },
+            DataError::Field { .. },
             DataError::Piece { .. },
             DataError::Cell { .. },
             DataError::Cell { .. },
@@ -537,7 +562,7 @@ fn bishops_stand_on_the_two_even_rank_bindings() {
     let start = v.start();
     let bindings: BTreeSet<_> = start
         .pieces()
-        .filter(|(_, p)| p.owner == Player::First && p.kind == Kind::Bishop)
+        .filter(|(_, p)| p.owner == Player::First && v.data().kind_name(p.kind) == "bishop")
         .map(|(c, _)| {
             assert_eq!(
                 board.rank(c) % 2,
@@ -574,14 +599,15 @@ fn cells_where_a_piece_could_never_move_are_computed() {
                 .filter(|&c| v.tables().is_immobile(Player::First, k, c))
                 .map(|c| board.cell_name(c).to_string())
                 .collect();
-            let want = match k {
-                Kind::Point | Kind::Wing => rank(9),
-                Kind::Saltire => rank(8).union(&rank(9)).cloned().collect(),
-                Kind::Silver => names(&["a9.1", "a9.9"]),
-                Kind::Bishop => names(&["a1.1", "i1.1", "a9.1", "a9.9"]),
+            let name = v.data().kind_name(k);
+            let want = match name.as_str() {
+                "point" | "wing" => rank(9),
+                "saltire" => rank(8).union(&rank(9)).cloned().collect(),
+                "silver" => names(&["a9.1", "a9.9"]),
+                "bishop" => names(&["a1.1", "i1.1", "a9.1", "a9.9"]),
                 _ => BTreeSet::new(),
             };
-            assert_eq!(stuck, want, "{} {:?}", v.variant(), k);
+            assert_eq!(stuck, want, "{} {name}", v.variant());
         }
     }
 }
