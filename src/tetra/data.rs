@@ -214,8 +214,10 @@ impl VariantData {
             .filter(|(_, (_, e))| e.royal)
             .map(|(i, _)| i)
             .collect();
+        // The royal kind's place; a [`Kind`] only once the roster has
+        // passed, which bounds the places by `MAX_KINDS`.
         let royal = match royals.as_slice() {
-            [r] => Some(Kind::at(*r)),
+            [r] => Some(*r),
             // A file with no kinds is told so by the roster.
             _ if f.pieces.0.is_empty() => None,
             _ => {
@@ -240,6 +242,7 @@ impl VariantData {
             return Err(checks.into_errors());
         };
         let n = roster.len();
+        let royal = Kind::at(royal);
         let mut d = VariantData {
             file: file.to_string(),
             name: f.name.clone(),

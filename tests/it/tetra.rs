@@ -822,4 +822,37 @@ fn a_drafts_kind_errors_are_all_reported() {
         ],
         "{shown:#?}"
     );
+    // More kinds than letters: the list is refused whole, and a royal
+    // kind past the 26th place is still only reported.
+    let letters = "AEFHIJKLMNOQTUVYZ";
+    let mut extra = String::new();
+    for i in 1..=18 {
+        let letter = letters.chars().nth(i - 1).unwrap_or('A');
+        let (royal, count, cells) = if i == 18 {
+            ("royal = true\n", 1, "\"c4.2\"")
+        } else {
+            ("", 0, "")
+        };
+        extra.push_str(&format!(
+            "[pieces.extra-{i}]\nletter = \"{letter}\"\n{royal}moves = \"W\"\n\
+             count = {count}\ncells = [{cells}]\n\n"
+        ));
+    }
+    let crowded = include_str!("../../spec/tetra/tetra-hexgi.toml").replacen(
+        "# What each piece",
+        &format!("{extra}# What each piece"),
+        1,
+    );
+    let errors = TetraRules::load("draft.toml", &crowded, lib).expect_err("refused");
+    let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        shown,
+        [
+            "draft.toml: pieces: 27 kinds; at most 26, one per letter A–Z",
+            "draft.toml: pieces.extra-18.letter: 'A' is already the letter of extra-1",
+            "draft.toml: pieces: the army needs exactly one royal kind (royal = true), \
+             found 2: general, extra-18",
+        ],
+        "{shown:#?}"
+    );
 }
