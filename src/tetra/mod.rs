@@ -1,9 +1,10 @@
 //! Tetrahedral Shogi and Tetrahedral Hexgi: shogi-style play with drops on
 //! the side-9 tetrahedral board (`spec/tetra/rules.md`).
 //!
-//! - [`pieces`] — the closed lists of kinds and movement patterns.
-//! - [`data`] — the variant files `spec/tetra/*.toml` (army, arrays, zone,
-//!   repetition count), embedded here and validated.
+//! - [`pieces`] — pieces; a kind is a place in the variant's army.
+//! - [`data`] — the variant files `spec/tetra/*.toml` (the army's kinds
+//!   with their letters, movement and roles, arrays, zone, repetition
+//!   count), embedded here and validated.
 //! - [`position`] — [`Setup`] → [`Position`] validation and the position text.
 //! - [`movegen`] — precomputed tables, generation, attack detection, perft.
 //! - [`notation`] — action text.
@@ -20,6 +21,7 @@ pub mod pieces;
 pub mod position;
 
 use crate::checks::Checks;
+use crate::rules::roster::MAX_KINDS;
 use crate::rules::{
     ActionError, EndReason, GameResult, History, Key, Player, PositionError, Rules,
 };
@@ -40,7 +42,7 @@ pub struct TetraRules {
     /// `piece_set[hand class]`: how many pieces of each class the game has
     /// (TS-I10), counted from the initial array. `None` while the array
     /// itself is being validated.
-    piece_set: Option<[u32; Kind::COUNT]>,
+    piece_set: Option<[u32; MAX_KINDS]>,
     start: Position,
 }
 
@@ -71,7 +73,7 @@ impl TetraRules {
             let cells = f
                 .pieces
                 .iter()
-                .flat_map(|(&k, e)| e.cells.iter().map(move |name| (k, name)));
+                .flat_map(|(k, e)| e.cells.iter().map(move |name| (k, name)));
             checks.each(cells, |(k, name)| start_cell(board, file, k, name));
         }
         let (Some(data), Some(board), true) = (data, board, checks.passed()) else {
@@ -82,7 +84,7 @@ impl TetraRules {
         let mut rules = TetraRules {
             start: Position {
                 board: vec![],
-                hands: [[0; Kind::COUNT]; 2],
+                hands: [[0; MAX_KINDS]; 2],
                 to_move: Player::First,
                 royals: [crate::topology::CellId(0); 2],
             },
@@ -105,7 +107,7 @@ impl TetraRules {
         };
         for &k in &d.kinds {
             for name in &d.cells[k.index()] {
-                let c = start_cell(&self.board, &d.file, k, name)?;
+                let c = start_cell(&self.board, &d.file, d.roster.name(k), name)?;
                 let piece = |owner| Piece {
                     owner,
                     kind: k,
@@ -134,16 +136,16 @@ impl TetraRules {
     }
 }
 
-/// One of White's starting cells of kind `k`, on the board.
+/// One of White's starting cells of the kind named `kind`, on the board.
 fn start_cell(
     board: &TetraBoard,
     file: &str,
-    k: Kind,
+    kind: &str,
     name: &str,
 ) -> Result<crate::topology::CellId, DataError> {
     board.parse_cell(name).map_err(|e| DataError::Cell {
         file: file.to_string(),
-        kind: k.name().into(),
+        kind: kind.into(),
         cell: name.to_string(),
         message: e.reason,
     })
@@ -165,11 +167,14 @@ impl TetraRules {
         out
     }
 
-    /// The designer facts of the setup: each point's fewest moves on the
+    /// The designer facts of the setup: each pawn's fewest moves on the
     /// empty board to its owner's promotion zone (TS-4.2), and every drop
-    /// TS-5.2 allows onto a cell where the piece has no move. The board has
-    /// no square cells, so bishops are bound by the parity classes of
-    /// GEO-8.5 rather than by a colouring.
+    /// TS-5.2 allows onto a cell where the piece has no move. The pawns
+    /// are derived from the data, as no kind is named in code: the kinds
+    /// that promote and only step forward ([`VariantData::is_pawn`]; the
+    /// point of the shipped files). The board has no square cells, so
+    /// bishops are bound by the parity classes of GEO-8.5 rather than by a
+    /// colouring.
     fn design(&self) -> crate::rules::design_facts::Facts {
         use crate::rules::design_facts::{
             DropFacts, Facts, ImmobileDrop, PawnFacts, PawnPath, fewest_moves,
@@ -183,7 +188,7 @@ impl TetraRules {
         };
         let mut pawns = Vec::new();
         for (c, p) in self.start.pieces() {
-            if p.kind != Kind::Point || p.promoted {
+            if p.promoted || !self.data.is_pawn(p.kind) {
                 continue;
             }
             let moves = fewest_moves(

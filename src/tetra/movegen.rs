@@ -19,6 +19,7 @@
 use crate::movement::lang::Mode;
 use crate::movement::lattice::Move;
 use crate::rules::Player;
+use crate::rules::roster::MAX_KINDS;
 use crate::topology::CellId;
 use crate::topology::tetra::{TDir, TetraBoard};
 
@@ -111,8 +112,10 @@ pub struct Tables {
     pub phi: Vec<CellId>,
     /// `zone[player][cell]`: the cell is in that player's promotion zone.
     pub zone: [Vec<bool>; 2],
-    /// `immobile[player][cell * Kind::COUNT + kind]`: the unpromoted kind
-    /// has no move from the cell on the empty board.
+    /// `immobile[player][cell * MAX_KINDS + kind]`: the unpromoted kind
+    /// has no move from the cell on the empty board. The stride is the
+    /// most kinds any variant has, a constant, so the look-up in the move
+    /// loop multiplies by a constant.
     pub immobile: [Vec<bool>; 2],
     /// Cells of each rank, in file-then-level order.
     pub rank_cells: Vec<Vec<CellId>>,
@@ -205,8 +208,8 @@ impl Tables {
         };
         let mut extras: [Vec<Vec<Extra>>; 2] = Default::default();
         let masks = [Player::First, Player::Second].map(|p| {
-            let mut v = Vec::with_capacity(2 * Kind::COUNT);
-            for k in Kind::ALL {
+            let mut v = Vec::with_capacity(2 * data.kinds.len());
+            for &k in &data.kinds {
                 for promoted in [false, true] {
                     let (mask, extra) = split(p, &data.moves[k.index()][usize::from(promoted)]);
                     v.push(mask);
@@ -239,9 +242,9 @@ impl Tables {
                 .collect()
         });
         let immobile = [Player::First, Player::Second].map(|p| {
-            let mut v = vec![false; n * Kind::COUNT];
+            let mut v = vec![false; n * MAX_KINDS];
             for c in board.cells() {
-                for k in Kind::ALL {
+                for &k in &data.kinds {
                     let mask = masks[p.index()][k.index() * 2];
                     let any_step = (0..18).any(|d| {
                         (mask.step | mask.slide) >> d & 1 == 1 && steps[c.index()][d].is_some()
@@ -258,7 +261,7 @@ impl Tables {
                         });
                         hit
                     });
-                    v[c.index() * Kind::COUNT + k.index()] = !any_step && !any_leap && !any_extra;
+                    v[c.index() * MAX_KINDS + k.index()] = !any_step && !any_leap && !any_extra;
                 }
             }
             v
@@ -299,7 +302,7 @@ impl Tables {
     /// empty board (TS-4.4, TS-5.2).
     #[inline]
     pub fn is_immobile(&self, owner: Player, kind: Kind, c: CellId) -> bool {
-        self.immobile[owner.index()][c.index() * Kind::COUNT + kind.index()]
+        self.immobile[owner.index()][c.index() * MAX_KINDS + kind.index()]
     }
 
     /// Whether `target` is attacked by a piece of `by`.
@@ -578,7 +581,7 @@ pub fn make(data: &VariantData, pos: &mut Position, a: TetraAction) -> Undo {
             }
             pos.board[from.index()] = None;
             pos.board[to.index()] = Some(np);
-            if p.kind.is_royal() {
+            if p.kind == data.royal {
                 pos.royals[me.index()] = to;
             }
             Undo {
@@ -615,7 +618,7 @@ pub fn unmake(data: &VariantData, pos: &mut Position, a: TetraAction, undo: Undo
             if let Some(q) = undo.captured {
                 pos.hands[me.index()][data.hand_class(q.kind).index()] -= 1;
             }
-            if p.kind.is_royal() {
+            if p.kind == data.royal {
                 pos.royals[me.index()] = from;
             }
         }

@@ -95,7 +95,7 @@ impl TetraRules {
             if pos.in_hand(me, d.hand_class(kind)) == 0 {
                 return Err(fail(
                     IllegalReason::NoPiece,
-                    format!("no {} in hand", kind.name()),
+                    format!("no {} in hand", d.kind_name(kind)),
                 ));
             }
             if pos.piece_at(to).is_some() {
@@ -107,7 +107,7 @@ impl TetraRules {
             if self.t.is_immobile(me, kind, to) {
                 return Err(fail(
                     IllegalReason::DropRestriction,
-                    format!("a {} dropped on {cell} could never move", kind.name()),
+                    format!("a {} dropped on {cell} could never move", d.kind_name(kind)),
                 ));
             }
             TetraAction::Drop { kind, to }
@@ -165,7 +165,11 @@ impl TetraRules {
                     if d.switches_with[p.kind.index()] != Some(want) {
                         return Err(fail(
                             IllegalReason::Promotion,
-                            format!("a {} cannot turn into a {}", p.kind.name(), want.name()),
+                            format!(
+                                "a {} cannot turn into a {}",
+                                d.kind_name(p.kind),
+                                d.kind_name(want)
+                            ),
                         ));
                     }
                     Change::Switch
@@ -187,7 +191,7 @@ impl TetraRules {
         if !movegen::is_legal(&self.t, d, &mut scratch, action) {
             return Err(fail(
                 IllegalReason::KingInCheck,
-                format!("'{text}' leaves the {} attacked", self.data.royal.name()),
+                format!("'{text}' leaves the {} attacked", d.kind_name(d.royal)),
             ));
         }
         Ok(action)

@@ -20,7 +20,7 @@ impl TetraRules {
                 promoted: p.promoted,
                 facing: None,
                 other_face: None,
-                royal: p.kind.is_royal(),
+                royal: p.kind == self.data.royal,
                 arrow: false,
             })
             .collect()
@@ -35,16 +35,17 @@ impl TetraRules {
         let kinds = &self.data.kinds;
         let mut out: Vec<(String, String)> = kinds
             .iter()
-            .map(|&k| (self.data.letter_of(k).to_string(), k.name().to_string()))
+            .map(|&k| (self.data.letter_of(k).to_string(), self.data.kind_name(k)))
             .collect();
         for &k in kinds {
             let Some(m) = &self.data.promotes_to[k.index()] else {
                 continue;
             };
-            let name = if kinds.iter().any(|o| o.name() == m) {
-                format!("promoted {}: moves as a {m}", k.name())
+            let own = self.data.kind_name(k);
+            let name = if self.data.roster.by_name(m).is_some() {
+                format!("promoted {own}: moves as a {m}")
             } else {
-                format!("{m} (promoted {})", k.name())
+                format!("{m} (promoted {own})")
             };
             out.push((format!("+{}", self.data.letter_of(k)), name));
         }
@@ -108,7 +109,7 @@ impl Draw<Position, TetraAction> for TetraRules {
                 .data
                 .kinds
                 .iter()
-                .filter(|&&k| !k.is_royal() && self.data.hand_class(k) == k)
+                .filter(|&&k| k != self.data.royal && self.data.hand_class(k) == k)
                 .map(|&k| crate::rules::drawing::HandEntry {
                     letter: self.data.letter_of(k),
                     label: self.data.letter_of(k).to_string(),

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::rules::roster::MAX_KINDS;
 use crate::rules::{Player, PositionError, push_count};
 use crate::topology::CellId;
 
@@ -18,8 +19,10 @@ use super::pieces::{Kind, Piece};
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     pub(crate) board: Vec<Option<Piece>>,
-    /// `hands[player][kind]`, indexed by hand class.
-    pub(crate) hands: [[u8; Kind::COUNT]; 2],
+    /// `hands[player][kind]`, indexed by hand class; the places past the
+    /// variant's kinds stay 0. Fixed size, as many as any variant has
+    /// kinds: make and unmake touch it on every capture and drop.
+    pub(crate) hands: [[u8; MAX_KINDS]; 2],
     pub(crate) to_move: Player,
     pub(crate) royals: [CellId; 2],
 }
@@ -30,7 +33,10 @@ impl Position {
     }
     /// How many of `kind`'s hand class the player holds.
     pub fn in_hand(&self, player: Player, kind: Kind) -> u8 {
-        self.hands[player.index()][kind.index()]
+        self.hands[player.index()]
+            .get(kind.index())
+            .copied()
+            .unwrap_or(0)
     }
     pub fn to_move(&self) -> Player {
         self.to_move
@@ -123,10 +129,10 @@ fn perr(field: impl Into<String>, message: impl Into<String>) -> PositionError {
 impl TetraRules {
     /// Non-royal pieces on the board and in both hands, by hand class (a
     /// captured piece enters the hand as its class).
-    pub(super) fn piece_counts(&self, pos: &Position) -> [u32; Kind::COUNT] {
-        let mut counts = [0u32; Kind::COUNT];
+    pub(super) fn piece_counts(&self, pos: &Position) -> [u32; MAX_KINDS] {
+        let mut counts = [0u32; MAX_KINDS];
         for (_, p) in pos.pieces() {
-            if !p.kind.is_royal() {
+            if p.kind != self.data.royal {
                 counts[self.data.hand_class(p.kind).index()] += 1;
             }
         }
@@ -145,12 +151,14 @@ impl TetraRules {
             return Ok(());
         };
         let have = self.piece_counts(pos);
-        match Kind::ALL
-            .into_iter()
+        match self
+            .data
+            .kinds
+            .iter()
             .find(|k| have[k.index()] > set[k.index()])
         {
-            Some(k) => Err(SetupError::TooMany {
-                kind: k.name().into(),
+            Some(&k) => Err(SetupError::TooMany {
+                kind: self.data.kind_name(k),
                 have: have[k.index()],
                 set: set[k.index()],
             }),
@@ -175,29 +183,29 @@ impl TetraRules {
                     cell: name.clone(),
                     reason: e.reason,
                 })?;
-            if !d.kinds.contains(&p.kind) {
+            if !d.has(p.kind) {
                 return Err(SetupError::NotInArmy {
                     cell: name.clone(),
-                    kind: p.kind.name().into(),
+                    kind: d.kind_name(p.kind),
                     variant: d.name.clone(),
                 });
             }
             if p.promoted && d.promotes_to[p.kind.index()].is_none() {
                 return Err(SetupError::NotPromotable {
                     cell: name.clone(),
-                    kind: p.kind.name().into(),
+                    kind: d.kind_name(p.kind),
                 });
             }
             if !p.promoted && self.t.is_immobile(p.owner, p.kind, c) {
                 return Err(SetupError::Immobile {
                     cell: name.clone(),
-                    kind: p.kind.name().into(),
+                    kind: d.kind_name(p.kind),
                 });
             }
             if board[c.index()].replace(*p).is_some() {
                 return Err(SetupError::TwoPieces { cell: name.clone() });
             }
-            if p.kind.is_royal() {
+            if p.kind == d.royal {
                 royals[p.owner.index()].push(c);
             }
         }
@@ -213,16 +221,16 @@ impl TetraRules {
                 }
             }
         }
-        let mut hands = [[0u8; Kind::COUNT]; 2];
+        let mut hands = [[0u8; MAX_KINDS]; 2];
         for p in [Player::First, Player::Second] {
             for (&k, &n) in &s.hands[p.index()] {
                 if n == 0 {
                     continue;
                 }
-                if k.is_royal() || !d.kinds.contains(&k) {
+                if k == d.royal || !d.has(k) {
                     return Err(SetupError::BadHand {
                         player: p,
-                        kind: k.name().into(),
+                        kind: d.kind_name(k),
                     });
                 }
                 let slot = &mut hands[p.index()][d.hand_class(k).index()];
@@ -249,7 +257,7 @@ impl TetraRules {
     pub fn setup(&self, pos: &Position) -> Setup {
         let mut hands: [BTreeMap<Kind, u8>; 2] = Default::default();
         for p in [Player::First, Player::Second] {
-            for k in Kind::ALL {
+            for &k in &self.data.kinds {
                 let n = pos.hands[p.index()][k.index()];
                 if n > 0 {
                     hands[p.index()].insert(k, n);

@@ -117,7 +117,7 @@ fn census(v: &TetraRules, pos: &Position) -> BTreeMap<Kind, u32> {
         *out.entry(v.data().hand_class(p.kind)).or_insert(0) += 1;
     }
     for p in [Player::First, Player::Second] {
-        for k in Kind::ALL {
+        for &k in &v.data().kinds {
             let n = pos.in_hand(p, k) as u32;
             if n > 0 {
                 *out.entry(k).or_insert(0) += n;
@@ -167,7 +167,7 @@ proptest! {
             prop_assert_eq!(&census(v, &pos), &start_census);
             // Royal pieces: one each on the board, never in hand.
             for p in [Player::First, Player::Second] {
-                let royals = pos.pieces().filter(|(_, q)| q.owner == p && q.kind.is_royal()).count();
+                let royals = pos.pieces().filter(|(_, q)| q.owner == p && q.kind == v.data().royal).count();
                 prop_assert_eq!(royals, 1);
                 prop_assert_eq!(pos.in_hand(p, v.data().royal), 0);
             }
@@ -203,7 +203,7 @@ proptest! {
             // No legal action captures a royal piece.
             for a in &legal {
                 if let seams::tetra::TetraAction::Move { to, .. } = a {
-                    prop_assert!(pos.piece_at(*to).is_none_or(|p| !p.kind.is_royal()));
+                    prop_assert!(pos.piece_at(*to).is_none_or(|p| p.kind != v.data().royal));
                 }
                 // Notation round trip.
                 let text = v.format_action(&pos, a);
@@ -273,6 +273,20 @@ fn setup_errors_name_the_place() {
     let mut bad = s.clone();
     bad.board[0].0 = "z9.9".into();
     assert!(matches!(v.position(&bad), Err(SetupError::BadCell { .. })));
+    // A kind built by hand that the variant's army lacks is refused, on
+    // the board and in hand, by its place in the list.
+    let mut bad = s.clone();
+    bad.board[0].1.kind = Kind::at(20);
+    assert_eq!(
+        v.position(&bad).map(|_| ()).unwrap_err().to_string(),
+        format!("{}: tetra-shogi has no kind #20", bad.board[0].0)
+    );
+    let mut bad = s.clone();
+    bad.hands[0].insert(Kind::at(20), 1);
+    assert_eq!(
+        v.position(&bad).map(|_| ()).unwrap_err().to_string(),
+        "White's hand: kind #20 cannot be held in hand in this variant"
+    );
     let mut bad = s;
     bad.to_move = None;
     assert_eq!(v.position(&bad), Err(SetupError::NoSideToMove));
@@ -293,7 +307,7 @@ fn bad_variant_data_is_refused_with_the_entry() {
     ));
     assert!(matches!(
         try_("letter = \"R\"", "letter = \"B\""),
-        DataError::Piece { .. }
+        DataError::Field { .. }
     ));
     assert!(matches!(
         try_(
@@ -307,7 +321,18 @@ fn bad_variant_data_is_refused_with_the_entry() {
         DataError::Cell { .. }
     ));
     assert!(matches!(
-        try_("[pieces.king]", "[pieces.gold2]"),
+        try_("[pieces.king]", "[pieces.King]"),
+        DataError::Field { .. }
+    ));
+    assert!(matches!(
+        try_("royal = true\n", ""),
+        DataError::Field { .. }
+    ));
+    assert!(matches!(
+        try_(
+            "[pieces.king]\nletter = \"K\"",
+            "[pieces.king]\nletter = \"K\"\nfoo = 1"
+        ),
         DataError::Parse { .. }
     ));
     assert!(matches!(
@@ -356,7 +381,7 @@ fn load_names_every_broken_entry() {
         shown,
         [
             "x.toml: zone_ranks: a zone has at least one rank",
-            "x.toml: pieces.bishop: letter 'R' is also rook's",
+            "x.toml: pieces.bishop.letter: 'R' is already the letter of rook",
             "x.toml: pieces.wing: count is 5 but 4 starting cells are listed",
             "x.toml: pieces.rook.cells: 'g2.3': rank 2 has levels 1–2",
             "x.toml: pieces.point.cells: 'z3.1': rank 3 has files a–g",
@@ -367,7 +392,7 @@ fn load_names_every_broken_entry() {
         &errors[..],
         [
             DataError::Field { .. },
-            DataError::Piece { .. },
+            DataError::Field { .. },
             DataError::Piece { .. },
             DataError::Cell { .. },
             DataError::Cell { .. },
@@ -537,7 +562,7 @@ fn bishops_stand_on_the_two_even_rank_bindings() {
     let start = v.start();
     let bindings: BTreeSet<_> = start
         .pieces()
-        .filter(|(_, p)| p.owner == Player::First && p.kind == Kind::Bishop)
+        .filter(|(_, p)| p.owner == Player::First && v.data().kind_name(p.kind) == "bishop")
         .map(|(c, _)| {
             assert_eq!(
                 board.rank(c) % 2,
@@ -574,14 +599,260 @@ fn cells_where_a_piece_could_never_move_are_computed() {
                 .filter(|&c| v.tables().is_immobile(Player::First, k, c))
                 .map(|c| board.cell_name(c).to_string())
                 .collect();
-            let want = match k {
-                Kind::Point | Kind::Wing => rank(9),
-                Kind::Saltire => rank(8).union(&rank(9)).cloned().collect(),
-                Kind::Silver => names(&["a9.1", "a9.9"]),
-                Kind::Bishop => names(&["a1.1", "i1.1", "a9.1", "a9.9"]),
+            let name = v.data().kind_name(k);
+            let want = match name.as_str() {
+                "point" | "wing" => rank(9),
+                "saltire" => rank(8).union(&rank(9)).cloned().collect(),
+                "silver" => names(&["a9.1", "a9.9"]),
+                "bishop" => names(&["a1.1", "i1.1", "a9.1", "a9.9"]),
                 _ => BTreeSet::new(),
             };
-            assert_eq!(stuck, want, "{} {:?}", v.variant(), k);
+            assert_eq!(stuck, want, "{} {name}", v.variant());
         }
     }
+}
+
+/// Tetrahedral Hexgi with one kind more, written by a designer as data
+/// only: the herald `H`, which slides along the four in-rank orthogonals
+/// (`sR`: R, L, U, D) and steps one forward diagonal (`fF`: F), starts on
+/// c4.2 (Black's on its image b6.3) and promotes to the wazirranker as the
+/// points do. Its table comes last, so it is the last kind: hands write it
+/// after the chief.
+fn hexgi_with_a_herald() -> String {
+    let good = include_str!("../../spec/tetra/tetra-hexgi.toml");
+    let herald = "[pieces.herald]\n\
+                  letter = \"H\"\n\
+                  moves = \"sRfF\"\n\
+                  count = 1\n\
+                  cells = [\"c4.2\"]\n\
+                  promotes_to = \"wazirranker\"\n\
+                  promoted = \"vW\"\n\n";
+    let edits = [
+        ("# What each piece", format!("{herald}# What each piece")),
+        ("[values]\n", "[values]\nherald = 500\n".into()),
+        (
+            "[values.promoted]\n",
+            "[values.promoted]\nherald = 600\n".into(),
+        ),
+    ];
+    let mut text = good.to_string();
+    for (from, to) in edits {
+        assert_eq!(text.matches(from).count(), 1, "{from}");
+        text = text.replacen(from, &to, 1);
+    }
+    text
+}
+
+/// A new kind of piece needs no code (TS-3.3): it moves, is counted by
+/// perft, is written and read by its letter, goes to hand when captured,
+/// is dropped back by its letter, and is drawn by its letter.
+#[test]
+fn a_designer_adds_a_kind_of_piece() {
+    use seams::render::{Marks, render_svg};
+    use seams::variant::{At, Variant};
+    let lib = Library::builtin();
+    let v = TetraRules::load("hexgi-herald.toml", &hexgi_with_a_herald(), lib)
+        .unwrap_or_else(|e| panic!("{e:#?}"));
+    let herald = v.data().kind_of_letter('H').expect("the herald is a kind");
+    assert_eq!(v.data().kind_name(herald), "herald");
+    assert_eq!(v.data().kinds.last(), Some(&herald));
+
+    // Perft 1. Hexgi's start has 94 first moves (corpus case
+    // tetra/hexgi/perft-1). White's herald on c4.2 = (x, y, z) (3, 4, 3),
+    // that is a, b, c, d = 2, 1, 2, 3 (file a, level b + 1, rank b + c + 1,
+    // a + b + c + d = 8), takes three of them away: the points on c3.1
+    // (FRU), c3.2 (FRD) and d3.2 (FLD) can no longer step onto it; the
+    // fourth cell below it, d3.1 (FLU), holds a saltire, which leaps.
+    // Nothing else of White reaches rank 4 or Black's herald on rank 6
+    // (the rooks and the steppers of ranks 1 and 2 are walled in by
+    // rank 3; saltires land on rank 5). The herald itself has nine: rank 4
+    // is empty, and R (a + 1, d − 1) slides to d4.2, e4.2, f4.2 (d = 3),
+    // L (a − 1) to b4.2, a4.2 (a = 2), U (b + 1, c − 1) to c4.3, c4.4
+    // (c = 2), D (b − 1, c + 1) to c4.1 (b = 1): 8 slides; F (0, 0, 2)
+    // lands on (3, 4, 5) = b6.3, Black's herald (Φ(3, 4, 3) = (3, 4, 5)),
+    // a capture on rank 6, outside White's zone (7–9), so no promotion:
+    // 1 more. No move gives or leaves a check. 94 − 3 + 9 = 100.
+    assert_eq!(Rules::perft(&v, &v.start(), 1), 100);
+    let mut from_herald: Vec<String> = Rules::legal_actions(&v, &v.start())
+        .iter()
+        .map(|a| v.format_action(&v.start(), a))
+        .filter(|t| t.starts_with("c4.2-"))
+        .collect();
+    from_herald.sort();
+    assert_eq!(
+        from_herald,
+        [
+            "c4.2-a4.2",
+            "c4.2-b4.2",
+            "c4.2-b6.3",
+            "c4.2-c4.1",
+            "c4.2-c4.3",
+            "c4.2-c4.4",
+            "c4.2-d4.2",
+            "c4.2-e4.2",
+            "c4.2-f4.2"
+        ]
+    );
+
+    // The position text writes it by its letter: c4.2 is the tenth cell of
+    // rank 4 (a4.1–a4.4, b4.1–b4.4, c4.1, c4.2), b6.3 the ninth of rank 6
+    // (a6.1–a6.6, b6.1–b6.3).
+    let start = "WWCBGBCWW/2RR2DDSS2RR2/PPPPXPPPPXPXPPPPXPPPP/9H14/25/8h15/\
+                 pppxppppxpppxppppxppp/1r1ds1r2r1ds1r1/wwcbgbcww w -";
+    assert_eq!(Variant::start_position(&v), start);
+    assert_eq!(v.parse_position(start), Ok(v.start()));
+
+    // Captured into hand, written after the hand classes of the shipped
+    // kinds, and dropped back by its letter. Black's point on b7.3 =
+    // (3, 5, 6) steps its FLU, for Black (0, 1, −1) (TS-1.4), to
+    // (3, 6, 5) = c6.2; White drops the herald on c5.3, the thirteenth
+    // cell of rank 5 (a5.1–a5.5, b5.1–b5.5, c5.1–c5.3).
+    let moves: Vec<String> = ["c4.2-b6.3", "b7.3-c6.2", "H*c5.3"]
+        .map(String::from)
+        .to_vec();
+    let with_hand = Variant::play(
+        &v,
+        &At {
+            position: None,
+            moves: &moves[..1],
+        },
+    )
+    .expect("the herald takes the herald");
+    assert_eq!(
+        with_hand.position,
+        "WWCBGBCWW/2RR2DDSS2RR2/PPPPXPPPPXPXPPPPXPPPP/24/25/8H15/\
+         pppxppppxpppxppppxppp/1r1ds1r2r1ds1r1/wwcbgbcww b H"
+    );
+    let after_drop = Variant::play(
+        &v,
+        &At {
+            position: None,
+            moves: &moves,
+        },
+    )
+    .expect("the herald is dropped back");
+    assert_eq!(
+        after_drop.position,
+        "WWCBGBCWW/2RR2DDSS2RR2/PPPPXPPPPXPXPPPPXPPPP/24/12H12/8H4p10/\
+         pppxppppx1ppxppppxppp/1r1ds1r2r1ds1r1/wwcbgbcww b -"
+    );
+    // A hand of every class is written in the file's order, the herald
+    // last; a letter no kind has is refused.
+    let hands = v
+        .parse_position("G8/16/21/24/25/24/21/16/8g w HCPRDWX")
+        .expect("a position with a full hand");
+    assert_eq!(
+        v.format_position(&hands),
+        "G8/16/21/24/25/24/21/16/8g w RWPXDCH"
+    );
+    assert!(v.parse_position("G8/16/21/24/25/24/21/16/8g w K").is_err());
+
+    // Its `[values]` entry counts for the practice opponent.
+    let stock = Rules::material(variant("tetra-hexgi"), &variant("tetra-hexgi").start());
+    assert_eq!(
+        Rules::material(&v, &v.start()),
+        [stock[0] + 500, stock[1] + 500]
+    );
+    // The designer's report follows the points alone as pawns: the herald
+    // promotes, but it does not only step forward.
+    match Rules::design_facts(&v).map(|f| f.pawns) {
+        Some(seams::rules::design_facts::PawnFacts::Paths { pawns }) => {
+            assert_eq!(pawns.len(), 2 * 17)
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // Its picture draws it by its letter, and the legend names it.
+    let svg = render_svg(
+        &v,
+        &At {
+            position: None,
+            moves: &moves[..1],
+        },
+        &Marks::default(),
+    )
+    .expect("renders");
+    assert!(svg.contains("font-weight=\"bold\">H</text>"), "no H drawn");
+    assert!(
+        svg.contains("herald"),
+        "the legend does not name the herald"
+    );
+}
+
+/// The army's data errors of a draft that adds kinds, every one reported
+/// in one run: a letter another kind has, a movement that does not read,
+/// and two royal kinds; and, in another draft, no royal kind at all.
+#[test]
+fn a_drafts_kind_errors_are_all_reported() {
+    let lib = Library::builtin();
+    let text = hexgi_with_a_herald()
+        .replacen("letter = \"H\"", "letter = \"G\"", 1)
+        .replacen(
+            "# What each piece",
+            "[pieces.regent]\nletter = \"Q\"\nroyal = true\nmoves = \"K\"\ncount = 1\n\
+             cells = [\"c4.3\"]\n\n\
+             [pieces.knave]\nletter = \"N\"\nmoves = \"fW$\"\ncount = 1\n\
+             cells = [\"c4.4\"]\n\n# What each piece",
+            1,
+        );
+    let errors = TetraRules::load("draft.toml", &text, lib).expect_err("refused");
+    let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        shown,
+        [
+            "draft.toml: pieces.herald.letter: 'G' is already the letter of general",
+            "draft.toml: pieces.knave.moves: at character 3 ('$'): expected m, c, n, '[', \
+             a direction letter (f b s v l r u d) or an atom (W F N D A H G K R B Q)",
+            "draft.toml: pieces: the army needs exactly one royal kind (royal = true), \
+             found 2: general, regent",
+        ],
+        "{shown:#?}"
+    );
+    let none = hexgi_with_a_herald()
+        .replacen("royal = true\n", "", 1)
+        .replacen("letter = \"H\"", "letter = \"P\"", 1);
+    let errors = TetraRules::load("draft.toml", &none, lib).expect_err("refused");
+    let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        shown,
+        [
+            "draft.toml: pieces.herald.letter: 'P' is already the letter of point",
+            "draft.toml: pieces: the army needs exactly one royal kind (royal = true), \
+             found 0",
+        ],
+        "{shown:#?}"
+    );
+    // More kinds than letters: the list is refused whole, and a royal
+    // kind past the 26th place is still only reported.
+    let letters = "AEFHIJKLMNOQTUVYZ";
+    let mut extra = String::new();
+    for i in 1..=18 {
+        let letter = letters.chars().nth(i - 1).unwrap_or('A');
+        let (royal, count, cells) = if i == 18 {
+            ("royal = true\n", 1, "\"c4.2\"")
+        } else {
+            ("", 0, "")
+        };
+        extra.push_str(&format!(
+            "[pieces.extra-{i}]\nletter = \"{letter}\"\n{royal}moves = \"W\"\n\
+             count = {count}\ncells = [{cells}]\n\n"
+        ));
+    }
+    let crowded = include_str!("../../spec/tetra/tetra-hexgi.toml").replacen(
+        "# What each piece",
+        &format!("{extra}# What each piece"),
+        1,
+    );
+    let errors = TetraRules::load("draft.toml", &crowded, lib).expect_err("refused");
+    let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        shown,
+        [
+            "draft.toml: pieces: 27 kinds; at most 26, one per letter A–Z",
+            "draft.toml: pieces.extra-18.letter: 'A' is already the letter of extra-1",
+            "draft.toml: pieces: the army needs exactly one royal kind (royal = true), \
+             found 2: general, extra-18",
+        ],
+        "{shown:#?}"
+    );
 }
