@@ -356,7 +356,35 @@ impl ChessRules {
             drops: crate::rules::design_facts::DropFacts::NoDrops,
             mirrored: self.player_cells(),
             phi: b.cells().map(|c| self.phi(c)).collect(),
+            pieces: self.piece_facts(),
         }
+    }
+
+    /// Each kind's movement and its reach on the empty board (White's,
+    /// facing up): every landing of its movement, captures included, so a
+    /// pawn's diagonals count; its double step is a rule, not movement.
+    fn piece_facts(&self) -> Vec<crate::rules::design_facts::PieceFacts> {
+        use crate::rules::design_facts::{PieceFacts, Reach};
+        let b = self.geo.board();
+        let empty = |_: CellId| false;
+        self.kinds()
+            .kinds()
+            .map(|kind| {
+                let form = self.form(self.piece(Player::First, kind, Facing::Up, false));
+                let reach = Reach::of(b.cells(), b.cell_count(), |from, out| {
+                    crate::movement::square::targets(&self.geo, from, form, &empty, &mut |l, _| {
+                        out.push(l.cell)
+                    })
+                });
+                PieceFacts::new(
+                    self.kind_name(kind),
+                    self.letter(kind),
+                    self.moves_text(kind),
+                    &reach,
+                    None,
+                )
+            })
+            .collect()
     }
 
     /// Where each player's pawns promote (SC-4.5), for each facing a pawn

@@ -429,6 +429,7 @@ fn write_report(o: &mut String, report: &CheckReport, full: bool) {
         }
         o.push_str(&t.render());
         super::spec_report::write_design(o, report);
+        super::spec_report::write_pieces(o, report);
         super::spec_report::write_audits(o, report);
     }
     super::spec_report::write_fact_changes(o, report);

@@ -116,6 +116,43 @@ fn per_variant(
     o.push_str(&t.render());
 }
 
+/// Every kind of every variant: its letter, name and movement, and its
+/// reach on the empty board as the destinations of every cell added up,
+/// promoted too where it promotes into a movement of its own.
+pub fn write_pieces(o: &mut String, report: &CheckReport) {
+    wln!(
+        o,
+        "pieces: movement and reach on the empty board (destinations from every cell, added up):"
+    );
+    let mut t = Table::new(&[
+        Align::Left,
+        Align::Left,
+        Align::Left,
+        Align::Left,
+        Align::Right,
+        Align::Left,
+        Align::Right,
+    ])
+    .indent(2);
+    for row in &report.pieces {
+        for p in &row.pieces {
+            t.row([
+                row.variant.clone(),
+                p.letter.clone(),
+                p.piece.clone(),
+                p.moves.clone(),
+                p.destinations.to_string(),
+                p.promoted
+                    .as_ref()
+                    .map_or_else(String::new, |m| format!("promoted {m}")),
+                p.promoted_destinations
+                    .map_or_else(String::new, |n| n.to_string()),
+            ]);
+        }
+    }
+    o.push_str(&t.render());
+}
+
 pub fn write_design(o: &mut String, report: &CheckReport) {
     per_variant(o, report, "bishop colours (GEO-I2):", bishop_colours);
     per_variant(

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::{
     Accepted, BoardRow, CheckReport, CorpusRun, DesignRow, FactDiff, Findings, Fingerprint,
-    FingerprintChange, LoadError, Released, SolidRow, Summary, SymmetryRow,
+    FingerprintChange, LoadError, PieceRow, Released, SolidRow, Summary, SymmetryRow,
 };
 
 /// The whole report. Exactly one of `load_errors` (non-empty) and
@@ -63,6 +63,8 @@ pub struct Tables {
     pub solids: Vec<SolidRow>,
     pub variants: Vec<SymmetryRow>,
     pub design: Vec<DesignRow>,
+    /// Each kind's movement and reach on the empty board.
+    pub pieces: Vec<PieceRow>,
     pub audits: Vec<crate::audit::Report>,
     pub fingerprints: Vec<Fingerprint>,
     /// Every design finding of the draft, old and new.
@@ -92,6 +94,7 @@ impl CheckJson {
                 solids: report.solids.clone(),
                 variants: report.variants.clone(),
                 design: report.design.clone(),
+                pieces: report.pieces.clone(),
                 audits: report.audits.clone(),
                 fingerprints: report.fingerprints.clone(),
                 design_findings: report.design_findings(),

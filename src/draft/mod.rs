@@ -40,9 +40,9 @@ pub use json::{Changes, CheckJson, SCHEMA_FILE, Tables, schemas};
 pub use load::{Draft, FamilyFiles, LoadError};
 pub use mirror::{Released, check_into, write_into};
 pub use report::{
-    BoardRow, CheckReport, Checked, DEFAULT_AUDIT_PLIES, DesignRow, Findings, SolidRow, Summary,
-    SymmetryRow, audit_rows, board_rows, check, check_against, check_with, design_rows, findings,
-    solid_rows,
+    BoardRow, CheckReport, Checked, DEFAULT_AUDIT_PLIES, DesignRow, Findings, PieceRow, SolidRow,
+    Summary, SymmetryRow, audit_rows, board_rows, check, check_against, check_with, design_rows,
+    findings, solid_rows,
 };
 
 /// The errors of [`DraftError::Several`], one per line.

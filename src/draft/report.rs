@@ -1,8 +1,9 @@
 //! What `seams spec check` reports about a draft: each board's geometry,
 //! the tetrahedral boards' facts, exchange symmetry, the designer rows
-//! (bishop colours, pawn paths, immobile drops), the opening audit and the
-//! corpus run, with the findings a designer acts on. Apart from loading
-//! and accepting, which only read the report.
+//! (bishop colours, pawn paths, immobile drops), each kind's movement and
+//! its reach on the empty board, the opening audit and the corpus run,
+//! with the findings a designer acts on. Apart from loading and
+//! accepting, which only read the report.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -79,6 +80,16 @@ impl DesignRow {
     }
 }
 
+/// Every kind of piece of one variant: its movement as the data writes it
+/// and where it reaches on the empty board (MV-6), in the data file's
+/// order. A movement edit shows here as the reach it changes, and a new
+/// kind as a new item.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct PieceRow {
+    pub variant: String,
+    pub pieces: Vec<crate::rules::design_facts::PieceFacts>,
+}
+
 /// Whether a variant's initial position is exchange-symmetric.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct SymmetryRow {
@@ -102,6 +113,8 @@ pub struct CheckReport {
     pub variants: Vec<SymmetryRow>,
     /// Bishop colours, pawn paths and immobile drops per variant.
     pub design: Vec<DesignRow>,
+    /// Each kind's movement and reach per variant.
+    pub pieces: Vec<PieceRow>,
     /// The opening audit of every variant's initial position.
     pub audits: Vec<crate::audit::Report>,
     /// Each variant's fingerprint (perft of its start to depth 3, with the
@@ -371,27 +384,42 @@ pub fn solid_rows(lib: &Library) -> Vec<SolidRow> {
 /// The designer facts of every variant that gathers them, with bishop
 /// colours judged on the board of `lib` the variant is played on.
 pub fn design_rows(lib: &Library, variants: &[&dyn Variant]) -> Vec<DesignRow> {
-    variants
-        .iter()
-        .filter_map(|v| {
-            let facts = v.design_facts()?;
-            let board = facts
-                .board
-                .as_deref()
-                .and_then(|b| lib.geometry(b).ok())
-                .map(|g| g.board());
-            Some(DesignRow {
-                variant: v.name().to_string(),
-                players: [v.player_name(Player::First), v.player_name(Player::Second)],
-                bishops: crate::design::BishopColours::new(board, &facts.bishops),
-                mirrored: board.map_or_else(Vec::new, |b| {
-                    crate::design::mirror_checks(b, &facts.phi, &facts.mirrored)
-                }),
-                pawns: facts.pawns,
-                drops: facts.drops,
-            })
-        })
-        .collect()
+    design_and_piece_rows(lib, variants).0
+}
+
+/// [`design_rows`] and each variant's [`PieceRow`], from one gathering of
+/// the designer facts.
+pub fn design_and_piece_rows(
+    lib: &Library,
+    variants: &[&dyn Variant],
+) -> (Vec<DesignRow>, Vec<PieceRow>) {
+    let mut design = Vec::new();
+    let mut pieces = Vec::new();
+    for v in variants {
+        let Some(facts) = v.design_facts() else {
+            continue;
+        };
+        let board = facts
+            .board
+            .as_deref()
+            .and_then(|b| lib.geometry(b).ok())
+            .map(|g| g.board());
+        design.push(DesignRow {
+            variant: v.name().to_string(),
+            players: [v.player_name(Player::First), v.player_name(Player::Second)],
+            bishops: crate::design::BishopColours::new(board, &facts.bishops),
+            mirrored: board.map_or_else(Vec::new, |b| {
+                crate::design::mirror_checks(b, &facts.phi, &facts.mirrored)
+            }),
+            pawns: facts.pawns,
+            drops: facts.drops,
+        });
+        pieces.push(PieceRow {
+            variant: v.name().to_string(),
+            pieces: facts.pieces,
+        });
+    }
+    (design, pieces)
 }
 
 /// The opening audit (see [`crate::audit`]) of every variant's initial
@@ -521,6 +549,7 @@ pub fn check_against(
         solids: facts.solids,
         variants: facts.variants,
         design: facts.design,
+        pieces: facts.pieces,
         audits: facts.audits,
         fingerprints: facts.fingerprints,
         corpus: run,
@@ -540,18 +569,24 @@ pub const BOARD_FACTS: [&str; 2] = ["boards", "tetrahedral boards"];
 /// audits: the HTML page draws each new line.
 pub const AUDIT_FACTS: &str = "opening audits";
 
+/// The kind of [`CheckReport::fact_changes`] that compares each kind's
+/// movement and reach.
+pub const PIECE_FACTS: &str = "pieces: movement and reach on the empty board";
+
 /// Every derived fact of one spec, as `seams spec check` compares them.
 struct Facts {
     boards: Vec<BoardRow>,
     solids: Vec<SolidRow>,
     variants: Vec<SymmetryRow>,
     design: Vec<DesignRow>,
+    pieces: Vec<PieceRow>,
     audits: Vec<crate::audit::Report>,
     fingerprints: Vec<super::Fingerprint>,
 }
 
 impl Facts {
     fn of(lib: &Library, variants: &[&dyn Variant], audit_plies: u32) -> Result<Facts, DraftError> {
+        let (design, pieces) = design_and_piece_rows(lib, variants);
         Ok(Facts {
             boards: board_rows(lib)?,
             solids: solid_rows(lib),
@@ -563,7 +598,8 @@ impl Facts {
                     exchange_symmetric: v.start_exchange_symmetric(),
                 })
                 .collect(),
-            design: design_rows(lib, variants),
+            design,
+            pieces,
             audits: audit_rows(variants, audit_plies)?,
             fingerprints: fingerprints(variants)?,
         })
@@ -591,6 +627,7 @@ impl Facts {
                 &self.design,
                 &draft.design,
             ),
+            diff_rows(PIECE_FACTS, "variant", &[], &self.pieces, &draft.pieces),
             diff_rows(
                 AUDIT_FACTS,
                 "variant",

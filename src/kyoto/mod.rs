@@ -168,7 +168,39 @@ impl KyotoRules {
             // so no edit can make the two disagree.
             mirrored: Vec::new(),
             phi: Vec::new(),
+            pieces: self.piece_facts(),
         }
+    }
+
+    /// Each face's movement and its reach on the empty board (the first
+    /// player's, facing up). A face turns over instead of promoting, so
+    /// its other face is listed as a face of its own.
+    fn piece_facts(&self) -> Vec<crate::rules::design_facts::PieceFacts> {
+        use crate::rules::design_facts::{PieceFacts, Reach};
+        let b = self.geo.board();
+        let roster = self.faces.roster();
+        let mut board = [None; SIZE * SIZE];
+        self.faces
+            .faces()
+            .map(|face| {
+                let piece = Piece {
+                    owner: Player::First,
+                    face,
+                };
+                let reach = Reach::of(b.cells(), b.cell_count(), |from, out| {
+                    board[from.index()] = Some(piece);
+                    self.targets(&board, from, piece, out);
+                    board[from.index()] = None;
+                });
+                PieceFacts::new(
+                    roster.name(face),
+                    roster.letter(face),
+                    &self.moves[face.index()],
+                    &reach,
+                    None,
+                )
+            })
+            .collect()
     }
 }
 

@@ -280,11 +280,11 @@ pub enum MovementError {
     #[error("the text is {len} bytes; a movement has at most {MAX_MOVEMENT_BYTES}")]
     TooLong { len: usize },
     #[error(
-        "{}: a doubled direction letter picks an oblique atom's long leg, and {atom} has none (only N does)",
+        "{}: a doubled direction letter picks an oblique atom's long leg, and {atom} has none (only N does): expected one direction letter before {atom}",
         where_(*.at, Some(*.letter))
     )]
     Doubled { at: usize, letter: char, atom: char },
-    #[error("{}: the board {board} does not define the atom {atom} ({why})", where_(*.at, Some(*.atom)))]
+    #[error("{}: the board {board} does not define the atom {atom} ({why}): expected an atom it defines", where_(*.at, Some(*.atom)))]
     Unsupported {
         at: usize,
         atom: char,
@@ -292,7 +292,7 @@ pub enum MovementError {
         why: &'static str,
     },
     #[error(
-        "{}: the board {board} has no up–down axis, so '{letter}' names no direction",
+        "{}: the board {board} has no up–down axis, so '{letter}' names no direction: expected f, b, s, v, l or r",
         where_(*.at, Some(*.letter))
     )]
     NoAxis {
@@ -300,10 +300,10 @@ pub enum MovementError {
         letter: char,
         board: String,
     },
-    #[error("{}: the term '{term}' chooses no direction of its atom", where_(*.at, None))]
+    #[error("{}: the term '{term}' chooses no direction of its atom: expected letters that choose at least one", where_(*.at, None))]
     NoDirection { at: usize, term: String },
     #[error(
-        "{}: the term '{term}' is not its own mirror image; on a board of square charts a piece keeps a facing but no handedness, so every term needs its left–right partner (MV-I2)",
+        "{}: the term '{term}' is not its own mirror image; on a board of square charts a piece keeps a facing but no handedness: expected its left–right partner too (MV-I2)",
         where_(*.at, None)
     )]
     Asymmetric { at: usize, term: String },

@@ -216,14 +216,14 @@ mod tests {
         );
         check(
             "N",
-            "error: at character 1 ('N'): the board tetra9 does not define the atom N (a knight is an edge word of square charts; the tetrahedron has none)",
+            "error: at character 1 ('N'): the board tetra9 does not define the atom N (a knight is an edge word of square charts; the tetrahedron has none): expected an atom it defines",
         );
         check("sF", "RU RD LU LD");
         check("vF", "F B");
         check("suF", "RU LU");
         check(
             "ffR",
-            "error: at character 1 ('f'): a doubled direction letter picks an oblique atom's long leg, and R has none (only N does)",
+            "error: at character 1 ('f'): a doubled direction letter picks an oblique atom's long leg, and R has none (only N does): expected one direction letter before R",
         );
     }
 }

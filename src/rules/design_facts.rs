@@ -1,11 +1,12 @@
 //! The designer facts a family gathers about one variant's data, through
 //! [`Rules::design_facts`](super::Rules::design_facts): the initial
 //! bishops, whether every initial pawn can walk to its promotion target on
-//! the empty board, and every drop the restrictions allow onto a cell the
-//! dropped piece could never leave. `seams spec check` shows them; the
-//! checks that judge them (colour classes, GEO-I2) are [`crate::design`].
+//! the empty board, every drop the restrictions allow onto a cell the
+//! dropped piece could never leave, and each kind's movement with its
+//! reach on the empty board. `seams spec check` shows them; the checks
+//! that judge them (colour classes, GEO-I2) are [`crate::design`].
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::hash::Hash;
 
 use serde::Serialize;
@@ -30,6 +31,110 @@ pub struct Facts {
     pub mirrored: Vec<PlayerCells>,
     /// Φ on cells, indexed by cell; empty when `mirrored` is.
     pub phi: Vec<CellId>,
+    /// Every kind of piece, in the data file's order.
+    pub pieces: Vec<PieceFacts>,
+}
+
+/// One kind of piece: its movement as its data file writes it, and where
+/// that movement reaches on the empty board. `seams spec check` compares
+/// them with the base's, so an edit to a movement shows as the reach it
+/// changes and a new kind as a new item. The reach is every landing of the
+/// movement from every cell of the empty board, the piece facing its first
+/// player's way: captures and moves alike, each destination cell once
+/// however many routes reach it, the departure cell never.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct PieceFacts {
+    /// The kind's name: the key of its `[pieces]` table (a Kyoto face's).
+    pub piece: String,
+    pub letter: String,
+    /// The movement text (MV).
+    pub moves: String,
+    /// The destinations of every cell, added up.
+    pub destinations: usize,
+    /// How many departure cells have each number of destinations, as
+    /// `destinations×cells` pairs from the fewest destinations up:
+    /// `5×162`, `2×4 3×28 …`.
+    pub reach: String,
+    /// The promoted movement, for a kind that promotes into a movement of
+    /// its own, with its destinations and reach.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promoted: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promoted_destinations: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promoted_reach: Option<String>,
+}
+
+/// A movement's reach on the empty board, as [`PieceFacts`] reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// The destinations of every cell, added up.
+    pub destinations: usize,
+    /// How many departure cells have each number of destinations.
+    pub cells: BTreeMap<usize, usize>,
+}
+
+impl Reach {
+    /// The reach of a piece over `cells` of a board of `n` cells, where
+    /// `landings(from, out)` pushes every cell the piece lands on from
+    /// `from` (repeats and `from` itself allowed: they are dropped here).
+    pub fn of(
+        cells: impl IntoIterator<Item = CellId>,
+        n: usize,
+        mut landings: impl FnMut(CellId, &mut Vec<CellId>),
+    ) -> Reach {
+        let mut reach = Reach {
+            destinations: 0,
+            cells: BTreeMap::new(),
+        };
+        let mut seen = vec![false; n];
+        let mut out = Vec::new();
+        for from in cells {
+            out.clear();
+            landings(from, &mut out);
+            let mut count = 0;
+            for &c in &out {
+                if c != from && !seen[c.index()] {
+                    seen[c.index()] = true;
+                    count += 1;
+                }
+            }
+            for &c in &out {
+                seen[c.index()] = false;
+            }
+            reach.destinations += count;
+            *reach.cells.entry(count).or_default() += 1;
+        }
+        reach
+    }
+
+    /// `destinations×cells` pairs, from the fewest destinations up.
+    pub fn spread(&self) -> String {
+        let pairs: Vec<String> = self.cells.iter().map(|(d, n)| format!("{d}×{n}")).collect();
+        pairs.join(" ")
+    }
+}
+
+impl PieceFacts {
+    /// A kind's facts from its texts and reaches.
+    pub fn new(
+        piece: &str,
+        letter: char,
+        moves: &str,
+        reach: &Reach,
+        promoted: Option<(&str, &Reach)>,
+    ) -> PieceFacts {
+        PieceFacts {
+            piece: piece.to_string(),
+            letter: letter.to_string(),
+            moves: moves.to_string(),
+            destinations: reach.destinations,
+            reach: reach.spread(),
+            promoted: promoted.map(|(m, _)| m.to_string()),
+            promoted_destinations: promoted.map(|(_, r)| r.destinations),
+            promoted_reach: promoted.map(|(_, r)| r.spread()),
+        }
+    }
 }
 
 /// One rule each player has over cells, as the cells it covers for each.

@@ -436,7 +436,44 @@ impl ShogiRules {
             },
             mirrored: self.player_cells(),
             phi: b.cells().map(|c| self.phi_cell(c)).collect(),
+            pieces: self.piece_facts(),
         }
+    }
+
+    /// Each kind's movement and its reach on the empty board, facing A's
+    /// drop facing, unpromoted and (where it promotes) promoted.
+    fn piece_facts(&self) -> Vec<crate::rules::design_facts::PieceFacts> {
+        use crate::rules::design_facts::{PieceFacts, Reach};
+        let b = self.geo.board();
+        let n = b.cell_count();
+        let mut board = vec![None; n];
+        let mut reach = |piece: Piece| {
+            Reach::of(b.cells(), n, |from, out| {
+                board[from.index()] = Some(piece);
+                self.piece_targets(&board, from, piece, &mut |to, _| out.push(to));
+                board[from.index()] = None;
+            })
+        };
+        self.kinds()
+            .kinds()
+            .map(|kind| {
+                let piece = |promoted| Piece {
+                    owner: Player::First,
+                    kind,
+                    promoted,
+                    facing: self.drop_facing(Player::First),
+                };
+                let own = reach(piece(false));
+                let promoted = self.promoted_text(kind).map(|m| (m, reach(piece(true))));
+                PieceFacts::new(
+                    self.kind_name(kind),
+                    self.letter(kind),
+                    self.moves_text(kind),
+                    &own,
+                    promoted.as_ref().map(|(m, r)| (*m, r)),
+                )
+            })
+            .collect()
     }
 
     /// Each player's promotion band (SS-5.1) and, per piece in hand, the

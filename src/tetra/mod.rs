@@ -241,7 +241,42 @@ impl TetraRules {
             // so no edit can make the two disagree.
             mirrored: Vec::new(),
             phi: Vec::new(),
+            pieces: self.piece_facts(),
         }
+    }
+
+    /// Each kind's movement and its reach on the empty board (White's),
+    /// and, for a kind that promotes into a movement of its own, the
+    /// promoted one's (a kind that promotes into another kind of the army
+    /// moves as that kind, which is listed itself).
+    fn piece_facts(&self) -> Vec<crate::rules::design_facts::PieceFacts> {
+        use crate::rules::design_facts::{PieceFacts, Reach};
+        let d = &self.data;
+        let n = self.board.cell_count();
+        let reach = |piece: Piece| {
+            Reach::of(self.board.cells(), n, |from, out| {
+                out.extend(self.destinations_alone(from, piece))
+            })
+        };
+        d.kinds
+            .iter()
+            .map(|&kind| {
+                let piece = |promoted| Piece {
+                    owner: Player::First,
+                    kind,
+                    promoted,
+                };
+                let (moves, promoted) = &d.texts[kind.index()];
+                let promoted = promoted.as_deref().map(|m| (m, reach(piece(true))));
+                PieceFacts::new(
+                    d.roster.name(kind),
+                    d.letter_of(kind),
+                    moves,
+                    &reach(piece(false)),
+                    promoted.as_ref().map(|(m, r)| (*m, r)),
+                )
+            })
+            .collect()
     }
 }
 

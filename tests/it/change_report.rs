@@ -104,7 +104,7 @@ fn an_unchanged_draft_is_a_short_no_changes_report() {
     let root = scratch();
     let report = check(&root.join("draft"), &[], 0, &counts(0, 0, 0, 0, 0), &[]);
     assert!(report.starts_with("summary: no changes ("), "{report}");
-    assert!(report.lines().count() <= 12, "{report}");
+    assert!(report.lines().count() <= 13, "{report}");
     assert!(
         report.contains("findings: 0 new, 0 gone, 2 as in the base"),
         "{report}"
@@ -122,11 +122,17 @@ fn the_klein_height_edit() {
         &d,
         &[],
         1,
-        &counts(46, 5, 2, 0, 0),
+        &counts(46, 7, 2, 0, 0),
         &[
             "  boards: 1 changed, 7 unchanged",
             "    klein-9x18: faces: 162 → 126",
             "    klein-9x18: bishop_reach.62: absent → 126",
+            // The seed's numbers: a bishop reaches 31 cells from 144 and 16
+            // from the other 18 of the 9 × 18 Klein bottle, and all 62 others
+            // of its colour from every cell of the 9 × 14 one.
+            "  pieces: movement and reach on the empty board: 2 changed, 10 unchanged",
+            "    chess-klein: pieces[bishop].destinations: 4752 → 7812",
+            "    chess-klein: pieces[bishop].reach: 16×18 31×144 → 62×126",
             "  opening audits: 2 changed, 10 unchanged",
             "    chess-klein: attacked: + by: Bh5; target: pe8",
             "  chess-klein: perft 42 1677 88228 → 39 1434 70650",

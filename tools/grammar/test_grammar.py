@@ -52,7 +52,9 @@ HAND_PICKED = {
         ("action", "e7-e8=Q", True),
         ("action", "e7-e8^=Q", True),
         ("action", "e7-e8=Q^", False),
-        ("action", "e7-e8=X", False),
+        # Any letter: the variant's kinds judge it after the grammar (NT-I9).
+        ("action", "e7-e8=X", True),
+        ("action", "Xe2-e4", True),
         ("action", "e7-e8=q", False),
         ("action", "Bd1-g4", True),
         ("action", "bd1-g4", False),
@@ -79,7 +81,7 @@ HAND_PICKED = {
     "shogi": [
         ("action", "P*e5", True),
         ("action", "p*e5", False),
-        ("action", "X*e5", False),
+        ("action", "X*e5", True),
         ("action", "III:e3-e4", True),
         ("action", "II:e6-II:e7+", True),
         ("action", "+S*e5", True),

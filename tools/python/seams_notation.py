@@ -178,11 +178,14 @@ TETRA_CELL = r"([a-z])([1-9][0-9]*)\.([1-9][0-9]*)"        # file, rank, level
 ACTIONS = {
     "shogi": {
         "move": re.compile(SHEET_CELL + "(-)" + SHEET_CELL + r"([+=])?([\^v])?"),
-        "drop": re.compile(r"(\+)?([PLNSGBRK])\*" + SHEET_CELL + r"([+=])?([\^v])?"),
+        # Any upper-case letter: which are kind letters is the variant's
+        # data (SS-3.4), judged after the grammar (NT-I9).
+        "drop": re.compile(r"(\+)?([A-Z])\*" + SHEET_CELL + r"([+=])?([\^v])?"),
     },
     "chess": {
-        "move": re.compile("([KQRBNP])?" + SHEET_CELL + "([-x\u2013\u2014])" + SHEET_CELL
-                           + r"([\^v])?(=[QRBN])?"),
+        # Any upper-case piece and promotion letter (SC-3.8, NT-I9).
+        "move": re.compile("([A-Z])?" + SHEET_CELL + "([-x\u2013\u2014])" + SHEET_CELL
+                           + r"([\^v])?(=[A-Z])?"),
         "castling": re.compile(r"O-O(?:-O|-east|-west)?"),
     },
     "kyoto": {
@@ -204,9 +207,9 @@ def _placement(piece, run="[0-9]+(?![0-9])", sheets=True):
     return f"{sheet}(?:\\|{sheet})*" if sheets else sheet
 
 
-SHOGI_LETTER = "[PLNSGBRKplnsgbrk]"
+SHOGI_LETTER = "[A-Za-z]"  # any letter: the variant's kinds judge it (NT-I9)
 SHOGI_PIECE = rf"\+?{SHOGI_LETTER}[\^v]?"
-CHESS_PIECE = r"[KQRBNPkqrbnp](?:[\^v][+-]?|[+-][\^v]?)?"
+CHESS_PIECE = r"[A-Za-z](?:[\^v][+-]?|[+-][\^v]?)?"  # any letter (NT-I9)
 KYOTO_PIECE = r"\+?[A-Za-z]"  # any letter: the variant's faces judge it (NT-I9)
 TETRA_PIECE = r"\+?[A-Za-z]"
 EN_PASSANT = f"-|{SHEET_CELL}|{SHEET_CELL}-{SHEET_CELL}-{SHEET_CELL}[\\^v]"
