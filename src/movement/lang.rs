@@ -271,7 +271,7 @@ pub fn chosen(dirs: &[Selector], c: Components) -> bool {
 /// reader stopped or the term begins.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MovementError {
-    #[error("{}: expected {expected}", where_(*.at, *.found))]
+    #[error("{}: expected {expected}", at_or_end(*.at, *.found))]
     Syntax {
         at: usize,
         found: Option<char>,
@@ -321,6 +321,15 @@ impl MovementError {
             | MovementError::Asymmetric { at, .. } => *at,
             MovementError::TooLong { .. } => 0,
         }
+    }
+}
+
+/// Where a syntax error stands: a character, or the end of the text
+/// (where something more was expected).
+fn at_or_end(at: usize, found: Option<char>) -> String {
+    match found {
+        Some(_) => where_(at, found),
+        None => format!("at the end (character {})", at + 1),
     }
 }
 
@@ -681,10 +690,10 @@ mod tests {
         check("mfWcfF", "Move {f}W One | Capture {f}F One");
         check("ffN", "Any {ff}N One");
         check("rslW", "Any {r,sl}W One");
-        check("flu", "error: at character 4: expected an atom");
+        check("flu", "error: at the end (character 4): expected an atom");
         check("[fF-sW]", "Any jump[{f}F-{s}W]");
         check("n[W-fF]", "Any lame[{}W-{f}F]");
-        check("", "error: at character 1: expected m, c, n");
+        check("", "error: at the end (character 1): expected m, c, n");
         check("Wx", "error: at character 2 ('x')");
         check(
             "ffW",
@@ -698,6 +707,6 @@ mod tests {
         check("[fF-N]", "expected W or F");
         check("[fF sW]", "expected '-'");
         check("n W", "expected '['");
-        check("mf", "error: at character 3: expected an atom");
+        check("mf", "error: at the end (character 3): expected an atom");
     }
 }
