@@ -64,6 +64,9 @@ pub struct ChessRules {
     /// Only for the mutant engine: the en-passant middle cell is guessed
     /// as the chart neighbour behind the destination (wrong).
     pub(crate) mutant_ep_by_neighbour: bool,
+    /// `leaps[kind][facing]`: each form's single steps and knight leaps
+    /// from every cell, found once for the board.
+    leaps: Vec<[crate::movement::square::Leaps; 2]>,
 }
 
 /// A variant that cannot be built from its data.
@@ -160,6 +163,15 @@ impl ChessRules {
                 ply: 0,
                 kings: [CellId(0); 2],
             },
+            leaps: data
+                .pieces
+                .forms
+                .iter()
+                .map(|f| {
+                    f.clone()
+                        .map(|form| crate::movement::square::Leaps::of(&geo, &form))
+                })
+                .collect(),
             data,
             geo,
             mutant_ep_by_neighbour: false,
@@ -224,6 +236,16 @@ impl ChessRules {
             Facing::Down => 1,
         };
         &self.data.pieces.forms[p.kind.index()][f]
+    }
+
+    /// The single steps and knight leaps of `p`'s form from every cell.
+    #[inline]
+    pub(crate) fn leaps(&self, p: Piece) -> &crate::movement::square::Leaps {
+        let f = match p.facing {
+            Facing::Up => 0,
+            Facing::Down => 1,
+        };
+        &self.leaps[p.kind.index()][f]
     }
 
     /// The movement text of `kind` as the variant writes it (MV).

@@ -450,6 +450,109 @@ where
     masks_walk(geo, from, form, visit)
 }
 
+/// A form's single steps and knight leaps from every cell of one board,
+/// found once when a variant is built (the step tables per cell and
+/// facing that MV-6.1 speaks of): where [`walk_masks`] decodes each mask
+/// bit and looks the step up, move generation reads the cell's list. The
+/// rides of the masks are walked as before, cell by cell, for they stop
+/// at what stands on the board.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Leaps {
+    /// `start[c]..start[c + 1]`: the landings from cell `c` in `to`.
+    start: Vec<u32>,
+    to: Vec<(Landing, Mode)>,
+    /// The form's unlimited rides, each first direction with its mode, in
+    /// the order [`walk_masks`] rides them; the same from every cell.
+    rays: Vec<(Dir, Mode)>,
+}
+
+impl Leaps {
+    /// The single steps and knight leaps of `form` from every cell of the
+    /// board of `geo`, in the order [`walk_masks`] visits them (by mode,
+    /// then steps, then knights); a step that returns to its cell is left
+    /// out, as the walk leaves it out.
+    pub fn of(geo: &Geometry, form: &Form) -> Leaps {
+        let mut leaps = Leaps::default();
+        for mode in Mode::ALL {
+            for d in Dir::ALL {
+                if form.rays[mode.index()] & (1 << d.index()) != 0 {
+                    leaps.rays.push((d, mode));
+                }
+            }
+        }
+        for from in geo.board().cells() {
+            leaps.start.push(leaps.to.len() as u32);
+            for mode in Mode::ALL {
+                let i = mode.index();
+                for d in Dir::ALL {
+                    if form.steps[i] & (1 << d.index()) != 0
+                        && let Some(s) = geo.step(from, d)
+                        && s.to != from
+                    {
+                        leaps.to.push((land(s), mode));
+                    }
+                }
+                for w in KnightWord::ALL {
+                    if form.knights[i] & (1 << w.index()) != 0
+                        && let Some(s) = geo.knight(from, w)
+                    {
+                        leaps.to.push((land(s), mode));
+                    }
+                }
+            }
+        }
+        leaps.start.push(leaps.to.len() as u32);
+        leaps
+    }
+
+    /// The landings from `c`, each with its mode.
+    #[inline]
+    pub fn from(&self, c: CellId) -> &[(Landing, Mode)] {
+        let (a, b) = (self.start[c.index()], self.start[c.index() + 1]);
+        &self.to[a as usize..b as usize]
+    }
+}
+
+fn land(s: Step) -> Landing {
+    Landing {
+        cell: s.to,
+        transport: s.transport,
+    }
+}
+
+/// [`walk_masks`] of a form from its [`Leaps`] on this board: the single
+/// steps and knight leaps read from the table, the rays walked cell by
+/// cell, the route's transports not composed (every ray landing carries
+/// the identity), for callers whose pieces carry no facing.
+#[inline]
+pub fn walk_leaps_and_rays<V>(geo: &Geometry, from: CellId, leaps: &Leaps, visit: &mut V)
+where
+    V: FnMut(Landing, Mode) -> bool,
+{
+    for &(l, mode) in leaps.from(from) {
+        visit(l, mode);
+    }
+    let bound = geo.board().cell_count() * 8;
+    for &(d, mode) in &leaps.rays {
+        let (mut here, mut dir) = (from, d);
+        for _ in 0..bound {
+            let Some(s) = geo.step(here, dir) else { break };
+            if s.to == from {
+                break;
+            }
+            dir = s.transport.apply(dir);
+            here = s.to;
+            let l = Landing {
+                cell: here,
+                transport: Transport::IDENTITY,
+            };
+            if visit(l, mode) {
+                break;
+            }
+        }
+    }
+}
+
 /// The terms of `form` outside the masks alone (what [`walk_masks`] leaves
 /// out), as [`targets`] visits them.
 pub fn walk_others<O, V>(geo: &Geometry, from: CellId, form: &Form, occupied: &O, visit: &mut V)
@@ -474,6 +577,10 @@ where
     let bound = geo.board().cell_count() * 8;
     for mode in Mode::ALL {
         let i = mode.index();
+        // Most pieces use one mode only.
+        if form.steps[i] | form.rays[i] | form.knights[i] == 0 {
+            continue;
+        }
         let mut steps = form.steps[i];
         while steps != 0 {
             let d = Dir::ALL[steps.trailing_zeros() as usize];

@@ -434,7 +434,9 @@ impl Tables {
                 }
             }
         }
-        let extras = self.extras(&p);
+        // No shipped kind has an extra term: one test of a flag instead of
+        // a table look-up per piece.
+        let extras = if self.has_extra { self.extras(&p) } else { &[] };
         if !extras.is_empty() {
             let occupied = |c: CellId| pos.board[c.index()].is_some();
             for &e in extras {
@@ -459,6 +461,7 @@ impl Tables {
     /// The changes a move of `p` from `from` to `to` may carry: promotion
     /// (TS-4.3, TS-4.4), switching (TH-4.1), or none; empty when the piece
     /// would be left unable to move.
+    #[inline]
     pub fn changes(&self, data: &VariantData, p: Piece, from: CellId, to: CellId) -> Changes {
         let mut out = Changes {
             items: [Change::None; 3],
